@@ -1,0 +1,353 @@
+# Shared implementation of the search, included by each width module after it
+# defines: bits_t, MAX_HOLES, popcount_bits, lowest_hole, hash_bits.
+# Nothing in the hot loop touches a Python object.
+
+from libc.stdint cimport uint64_t, int32_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+
+# Strategy codes (kept in step with pegsolver.solver.STRATEGIES).
+cdef enum:
+    STRATEGY_SEED = 0
+    STRATEGY_DFS = 1
+
+# Why a search stopped (kept in step with pegsolver.solver.STOP_REASONS).
+cdef enum:
+    STOP_NONE = 0
+    STOP_NODES = 1
+    STOP_SECONDS = 2
+    STOP_INTERRUPT = 3
+
+# How often (in nodes, powers of two) the clock and the signals are polled.
+cdef enum:
+    CLOCK_EVERY = 1023
+    SIGNAL_EVERY = 16383
+
+cdef enum:
+    TABLE_MIN_LOG2 = 12   # first table: 4096 entries
+    TABLE_PROBES = 8      # slots looked at before an entry is replaced
+
+
+cdef struct DeadTable:
+    # Open addressing, linear probing, key 0 = empty slot (a position always
+    # has at least one peg, so 0 is never a key).
+    bits_t* keys
+    int log2
+    uint64_t count
+    uint64_t max_entries  # from the memory budget
+    uint64_t replaced
+    int growing
+
+
+cdef struct Ctx:
+    int nholes
+    int njumps
+    bits_t* m2           # from|over of each jump
+    bits_t* m3           # from|over|to of each jump
+    int32_t* slots       # seed order: nholes x ndir jump indices, -1 = off board
+    int ndir
+    int nsym             # symmetries besides the identity
+    int nbytes
+    bits_t* lut          # nsym x nbytes x 256 images of each byte
+    bits_t goal_mask     # 0: any position with goal_count pegs
+    int goal_count
+    int use_table
+    uint64_t tests
+    uint64_t nodes
+    uint64_t dead_ends
+    uint64_t table_hits
+    uint64_t node_limit  # 0: none
+    double deadline      # monotonic seconds, 0: none
+    int stop
+    int32_t* path
+    DeadTable table
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int poll_limits(Ctx* c) noexcept nogil:
+    # Called on every node; cheap unless a polling period has passed.
+    if c.node_limit and c.nodes >= c.node_limit:
+        c.stop = STOP_NODES
+        return 1
+    if (c.nodes & CLOCK_EVERY) == 0:
+        if c.deadline > 0 and now_seconds() >= c.deadline:
+            c.stop = STOP_SECONDS
+            return 1
+        if (c.nodes & SIGNAL_EVERY) == 0:
+            with gil:
+                if PyErr_CheckSignals() != 0:
+                    # Ctrl-C ends the search with a result that says so.
+                    PyErr_Clear()
+                    c.stop = STOP_INTERRUPT
+                    return 1
+    return 0
+
+
+# ---- symmetry ---------------------------------------------------------------
+
+cdef inline bits_t canonical(Ctx* c, bits_t pegs) noexcept nogil:
+    # Smallest image of pegs under the allowed symmetries.
+    cdef bits_t best = pegs, img
+    cdef int s, b
+    cdef const bits_t* lut = c.lut
+    for s in range(c.nsym):
+        img = 0
+        for b in range(c.nbytes):
+            img |= lut[b * 256 + <int>((pegs >> (8 * b)) & 255)]
+        if img < best:
+            best = img
+        lut += c.nbytes * 256
+    return best
+
+
+# ---- table of positions proven dead ----------------------------------------
+
+cdef int table_init(DeadTable* t, uint64_t budget_bytes) noexcept nogil:
+    t.max_entries = budget_bytes // sizeof(bits_t)
+    t.log2 = TABLE_MIN_LOG2
+    while t.log2 > 4 and (<uint64_t>1 << t.log2) > t.max_entries:
+        t.log2 -= 1
+    t.keys = <bits_t*>calloc(<size_t>1 << t.log2, sizeof(bits_t))
+    t.count = 0
+    t.replaced = 0
+    t.growing = 1
+    return 0 if t.keys != NULL else -1
+
+
+cdef inline uint64_t table_slot(DeadTable* t, bits_t key) noexcept nogil:
+    return hash_bits(key) >> (64 - t.log2)
+
+
+cdef int table_contains(DeadTable* t, bits_t key) noexcept nogil:
+    cdef uint64_t mask = (<uint64_t>1 << t.log2) - 1
+    cdef uint64_t i = table_slot(t, key)
+    cdef int p
+    for p in range(TABLE_PROBES):
+        if t.keys[i] == key:
+            return 1
+        if t.keys[i] == 0:
+            return 0
+        i = (i + 1) & mask
+    return 0
+
+
+cdef void table_grow(DeadTable* t) noexcept nogil:
+    # Double the table if the budget allows, else switch to replacing entries.
+    cdef uint64_t old_size = <uint64_t>1 << t.log2
+    cdef uint64_t i
+    cdef bits_t* old = t.keys
+    cdef bits_t* fresh
+    if old_size * 2 > t.max_entries:
+        t.growing = 0
+        return
+    fresh = <bits_t*>calloc(<size_t>(old_size * 2), sizeof(bits_t))
+    if fresh == NULL:
+        t.growing = 0
+        return
+    t.keys = fresh
+    t.log2 += 1
+    t.count = 0
+    for i in range(old_size):
+        if old[i] != 0:
+            table_put(t, old[i])
+    free(old)
+
+
+cdef void table_put(DeadTable* t, bits_t key) noexcept nogil:
+    cdef uint64_t mask = (<uint64_t>1 << t.log2) - 1
+    cdef uint64_t home = table_slot(t, key)
+    cdef uint64_t i = home
+    cdef int p
+    for p in range(TABLE_PROBES):
+        if t.keys[i] == 0:
+            t.keys[i] = key
+            t.count += 1
+            return
+        if t.keys[i] == key:
+            return
+        i = (i + 1) & mask
+    # Window full: the table only speeds the search up, so losing an entry is safe.
+    t.keys[home] = key
+    t.replaced += 1
+
+
+cdef inline void table_add(DeadTable* t, bits_t key) noexcept nogil:
+    if t.growing and t.count * 2 >= (<uint64_t>1 << t.log2):
+        table_grow(t)
+    table_put(t, key)
+
+
+# ---- the searches -----------------------------------------------------------
+
+cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
+    if c.goal_mask:
+        return pegs == c.goal_mask
+    return popcount_bits(pegs) == c.goal_count
+
+
+cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # Jump-table order; a position left without success is proven dead.
+    cdef int j, moved = 0
+    cdef bits_t key = 0
+    cdef const bits_t* m2 = c.m2
+    cdef const bits_t* m3 = c.m3
+    if poll_limits(c):
+        return 0
+    c.nodes += 1
+    if popcount_bits(pegs) <= c.goal_count:
+        return goal_reached(c, pegs)
+    if c.use_table:
+        key = canonical(c, pegs) if c.nsym else pegs
+        if table_contains(&c.table, key):
+            c.table_hits += 1
+            return 0
+    for j in range(c.njumps):
+        if (pegs & m3[j]) == m2[j]:
+            moved = 1
+            c.path[depth] = j
+            if dfs(c, pegs ^ m3[j], depth + 1):
+                c.tests += j + 1
+                return 1
+            if c.stop:
+                c.tests += j + 1
+                return 0
+    c.tests += c.njumps
+    if not moved:
+        c.dead_ends += 1
+    if c.use_table:
+        table_add(&c.table, key)
+    return 0
+
+
+cdef int seed_dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # The seed article's search: scan holes in index (row-major) order, try each
+    # direction at every peg, count every try, check the goal after the scan.
+    cdef bits_t rest = pegs
+    cdef int h, d, j, moved = 0
+    cdef const int32_t* row
+    if poll_limits(c):
+        return 0
+    c.nodes += 1
+    while rest:
+        h = lowest_hole(rest)
+        rest &= rest - 1
+        row = c.slots + h * c.ndir
+        for d in range(c.ndir):
+            c.tests += 1
+            j = row[d]
+            if j >= 0 and (pegs & c.m3[j]) == c.m2[j]:
+                moved = 1
+                c.path[depth] = j
+                if seed_dfs(c, pegs ^ c.m3[j], depth + 1):
+                    return 1
+                if c.stop:
+                    return 0
+    if not moved:
+        c.dead_ends += 1
+    return goal_reached(c, pegs)
+
+
+cdef inline bits_t hole_bit(int h) noexcept nogil:
+    return (<bits_t>1) << h
+
+
+def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
+           const int32_t[:, ::1] perms, const int32_t[::1] start,
+           const int32_t[::1] goal_holes, int goal_count, int nholes,
+           int strategy, bint use_table, uint64_t node_limit=0,
+           double seconds=0.0, uint64_t table_bytes=64 << 20):
+    """Run one search.
+
+    jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
+    slots: (n_holes, n_dir) jump index per direction for the seed scan, -1 = none.
+    perms: (n_sym, n_holes) symmetry permutations to canonicalise with (may be 0 rows).
+    start: holes with pegs. goal_holes: the final pattern, or empty for "goal_count
+    pegs anywhere". node_limit 0 and seconds <= 0 mean no limit. table_bytes is the
+    memory budget of the table of dead positions.
+
+    Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted), path
+    (jump indices), tests, nodes, dead_ends, table_hits, table_entries, table_bytes,
+    table_replaced, seconds.
+    """
+    cdef Ctx c
+    cdef int i, s, b, v, k, h, nj = jumps.shape[0]
+    cdef bits_t pegs = 0, img
+    cdef int solved = 0
+    cdef double t0
+    if nholes < 1 or nholes > MAX_HOLES:
+        raise ValueError(f"this core takes 1..{MAX_HOLES} holes, not {nholes}")
+    memset(&c, 0, sizeof(Ctx))
+    c.nholes = nholes
+    c.njumps = nj
+    c.ndir = slots.shape[1]
+    c.nsym = perms.shape[0]
+    c.nbytes = (nholes + 7) // 8
+    c.goal_count = goal_count
+    c.use_table = use_table
+    c.node_limit = node_limit
+    c.m2 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
+    c.m3 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
+    c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
+    c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
+    c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
+    try:
+        if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
+                or c.path == NULL):
+            raise MemoryError("search arrays")
+        if use_table and table_init(&c.table, table_bytes) != 0:
+            raise MemoryError(f"table of {table_bytes} bytes")
+        for i in range(nj):
+            c.m2[i] = hole_bit(jumps[i, 0]) | hole_bit(jumps[i, 1])
+            c.m3[i] = c.m2[i] | hole_bit(jumps[i, 2])
+        for i in range(nholes * c.ndir):
+            c.slots[i] = slots[i // c.ndir, i % c.ndir]
+        for s in range(c.nsym):
+            for b in range(c.nbytes):
+                for v in range(256):
+                    img = 0
+                    for k in range(8):
+                        h = 8 * b + k
+                        if (v >> k) & 1 and h < nholes:
+                            img |= hole_bit(perms[s, h])
+                    c.lut[(s * c.nbytes + b) * 256 + v] = img
+        for i in range(start.shape[0]):
+            pegs |= hole_bit(start[i])
+        for i in range(goal_holes.shape[0]):
+            c.goal_mask |= hole_bit(goal_holes[i])
+        t0 = now_seconds()
+        if seconds > 0:
+            c.deadline = t0 + seconds
+        with nogil:
+            if strategy == STRATEGY_SEED:
+                solved = seed_dfs(&c, pegs, 0)
+            else:
+                solved = dfs(&c, pegs, 0)
+        elapsed = now_seconds() - t0
+        depth = popcount_bits(pegs) - goal_count
+        return {
+            "solved": bool(solved),
+            "stop": c.stop,
+            "path": [c.path[i] for i in range(depth)] if solved else [],
+            "tests": c.tests,
+            "nodes": c.nodes,
+            "dead_ends": c.dead_ends,
+            "table_hits": c.table_hits,
+            "table_entries": c.table.count,
+            "table_bytes": (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
+            "table_replaced": c.table.replaced,
+            "seconds": elapsed,
+        }
+    finally:
+        free(c.m2)
+        free(c.m3)
+        free(c.slots)
+        free(c.lut)
+        free(c.path)
+        free(c.table.keys)

@@ -1,0 +1,187 @@
+"""A board: a shape and the pegs on it, with legal jumps, apply/undo and text I/O."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import BoardTextError, IllegalJumpError, InvalidJumpError
+from .geometry import SQUARE, TRIANGLE, Hole, Jump, Shape
+from .notation import hole_name, jump_name, parse_hole, parse_move
+from .textboard import format_board, parse_board_text
+
+if TYPE_CHECKING:
+    from .variants import Variant
+
+Bitboard = int
+
+
+class Board:
+    """Pegs on a :class:`~pegsolver.geometry.Shape`.
+
+    ``pegs_mask`` is the bitboard (bit i = hole i); :meth:`pegs` lists the holes.
+    :meth:`push` and :meth:`pop` apply and undo jumps, keeping a history.
+
+    :raises BoardTextError: pegs outside the shape.
+    """
+
+    def __init__(self, shape: Shape, pegs_mask: Bitboard, variant: Variant | None = None):
+        if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
+            raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
+        self.shape = shape
+        self.pegs_mask = pegs_mask
+        self.variant = variant
+        self.history: list[Jump] = []
+
+    # ---- construction and text -------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, grid: str = SQUARE, name: str = "custom") -> Board:
+        """Read a board drawn as text (formats in :mod:`pegsolver.textboard`)."""
+        shape, pegs = parse_board_text(text, grid=grid, name=name)
+        return cls(shape, pegs)
+
+    def to_text(self, style: str = "common") -> str:
+        """The board as text: ``o`` peg, ``.`` empty, spaces off the board (or seed style)."""
+        return format_board(self.shape, self.pegs_mask, style)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Board.from_text({self.to_text()!r}, grid={self.shape.grid!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Board) and self.pegs_mask == other.pegs_mask
+                and self.shape.grid == other.shape.grid and self.shape.coords == other.shape.coords)
+
+    __hash__ = None  # mutable
+
+    def copy(self) -> Board:
+        b = Board(self.shape, self.pegs_mask, self.variant)
+        b.history = list(self.history)
+        return b
+
+    def with_pegs(self, pegs_mask: Bitboard) -> Board:
+        """A new board on the same shape with other pegs and no history."""
+        return Board(self.shape, pegs_mask, self.variant)
+
+    # ---- queries -------------------------------------------------------------
+    def pegs(self) -> list[Hole]:
+        """Holes holding a peg, ascending."""
+        return [h for h in range(self.shape.size) if self.pegs_mask >> h & 1]
+
+    def vacancies(self) -> list[Hole]:
+        """Empty holes, ascending."""
+        return [h for h in range(self.shape.size) if not self.pegs_mask >> h & 1]
+
+    @property
+    def peg_count(self) -> int:
+        return self.pegs_mask.bit_count()
+
+    def hole(self, name: str) -> Hole:
+        """Hole index from its name (see :mod:`pegsolver.notation`)."""
+        return parse_hole(self.shape, name)
+
+    def hole_name(self, hole: Hole) -> str:
+        return hole_name(self.shape, hole)
+
+    def is_legal(self, jump: Jump) -> bool:
+        p = self.pegs_mask
+        return (jump in self.shape.jumps and p >> jump.from_hole & 1 and p >> jump.over & 1
+                and not p >> jump.to_hole & 1)
+
+    def legal_jumps(self) -> list[Jump]:
+        """Jumps possible now, in the board's jump-table order."""
+        return [j for j in self.shape.jumps if self.is_legal(j)]
+
+    def why_illegal(self, jump: Jump) -> str | None:
+        """None if the jump is legal now, else the reason in words."""
+        name = lambda h: hole_name(self.shape, h)  # noqa: E731
+        p = self.pegs_mask
+        if jump not in self.shape.jumps:
+            return f"{name(jump.from_hole)}-{name(jump.to_hole)} is not a jump of this board"
+        if not p >> jump.from_hole & 1:
+            return f"no peg on {name(jump.from_hole)}"
+        if not p >> jump.over & 1:
+            return f"no peg on {name(jump.over)} to jump over"
+        if p >> jump.to_hole & 1:
+            return f"{name(jump.to_hole)} is not empty"
+        return None
+
+    # ---- play ----------------------------------------------------------------
+    def push(self, jump: Jump) -> None:
+        """Apply a jump.
+
+        :raises IllegalJumpError: the jump is not legal now (the message says why).
+        """
+        reason = self.why_illegal(jump)
+        if reason:
+            raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump)}: {reason}")
+        self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
+        self.history.append(jump)
+
+    def push_move(self, text: str) -> list[Jump]:
+        """Apply a move written in notation (``d2-d4`` or ``d2-d4-f4``); all or nothing.
+
+        :raises InvalidJumpError, UnknownHoleError, IllegalJumpError: as the text demands.
+        """
+        jumps = parse_move(self.shape, text)
+        trial = self.copy()
+        for j in jumps:
+            trial.push(j)
+        for j in jumps:
+            self.push(j)
+        return jumps
+
+    def pop(self) -> Jump:
+        """Undo the last jump and return it.
+
+        :raises IndexError: nothing to undo.
+        """
+        if not self.history:
+            raise IndexError("no jump to undo")
+        jump = self.history.pop()
+        self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
+        return jump
+
+    # ---- arrays ----------------------------------------------------------------
+    def to_array(self) -> np.ndarray:
+        """Board as an int8 array of shape (rows, cols): 1 peg, 0 empty, -1 off board.
+
+        Triangular boards use skew coordinates (row r, column c with c <= r on a triangle).
+        """
+        rows = max(r for r, _ in self.shape.coords) + 1
+        cols = max(c for _, c in self.shape.coords) + 1
+        out = np.full((rows, cols), -1, dtype=np.int8)
+        for h, (r, c) in enumerate(self.shape.coords):
+            out[r, c] = self.pegs_mask >> h & 1
+        return out
+
+    @classmethod
+    def from_array(cls, array, grid: str = SQUARE, name: str = "custom") -> Board:
+        """Inverse of :meth:`to_array`.
+
+        :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.
+        """
+        a = np.asarray(array)
+        if a.ndim != 2:
+            raise BoardTextError(f"board array must be 2-D, not of shape {a.shape}")
+        bad = ~np.isin(a, (-1, 0, 1))
+        if bad.any():
+            r, c = map(int, np.argwhere(bad)[0])
+            raise BoardTextError(f"board array value {a[r, c]!r} at ({r}, {c}); expected -1, 0 or 1")
+        coords = [(int(r), int(c)) for r, c in np.argwhere(a >= 0)]
+        if not coords:
+            raise BoardTextError("board array has no holes")
+        if grid not in (SQUARE, TRIANGLE):
+            raise BoardTextError(f"unknown grid {grid!r}; expected square or triangle")
+        shape = Shape(grid, tuple(coords), name=name)
+        r0 = min(r for r, _ in coords)
+        c0 = min(c for _, c in coords)
+        pegs = 0
+        for r, c in coords:
+            if a[r, c] == 1:
+                pegs |= 1 << shape.index[(r - r0, c - c0)]
+        if not pegs:
+            raise BoardTextError(f"board {name!r} has no pegs")
+        return cls(shape, pegs)

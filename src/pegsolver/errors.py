@@ -1,0 +1,41 @@
+"""Errors raised by pegsolver, narrowed by cause.
+
+All of them derive from :class:`PegsolverError` (itself a :class:`ValueError`), so a
+caller can catch one family; the CLI turns them into a message and exit code 2.
+"""
+
+
+class PegsolverError(ValueError):
+    """Base class: the input names something pegsolver cannot use."""
+
+
+class BoardTextError(PegsolverError):
+    """Board text is malformed (unknown character, no holes, mixed formats, ...)."""
+
+
+class BoardTooLargeError(PegsolverError):
+    """The board has more holes than the compiled core supports."""
+
+
+class UnknownVariantError(PegsolverError):
+    """No board variant has the given name."""
+
+
+class UnknownHoleError(PegsolverError):
+    """A hole name or index does not exist on the board."""
+
+
+class InvalidJumpError(PegsolverError):
+    """A jump or move could not be read (syntax)."""
+
+
+class IllegalJumpError(PegsolverError):
+    """A jump is well formed but the rules forbid it in the current position."""
+
+
+class GoalError(PegsolverError):
+    """A goal cannot apply to the start (more pegs than the start, holes off the board)."""
+
+
+class CoreMissingError(ImportError):
+    """The compiled core is not built; the message says how to build it."""

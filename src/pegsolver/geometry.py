@@ -1,0 +1,171 @@
+"""Board shapes: holes, their coordinates, the legal jumps and the symmetries.
+
+Holes are indexed densely in row-major order of their coordinates, so bit ``i`` of a
+bitboard is hole ``i`` and the seed article's row-by-row scan is ascending index order.
+
+Coordinates are 0-based ``(row, col)`` with the top row 0. Square grids use plain
+grid coordinates; the triangular grid uses skew coordinates, in which the six
+neighbours of ``(r, c)`` are ``(r, c±1)``, ``(r±1, c)`` and ``(r+1, c+1)``, ``(r-1, c-1)``
+(G. I. Bell, "Solving Triangular Peg Solitaire", J. Integer Sequences 11, 2008), and a
+triangle of side n is ``0 <= c <= r < n``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .errors import BoardTextError, BoardTooLargeError
+
+Hole = int
+Coord = tuple[int, int]
+
+SQUARE = "square"
+TRIANGLE = "triangle"
+GRIDS = (SQUARE, TRIANGLE)
+
+# The largest board any part of pegsolver accepts; the compiled core may take fewer.
+MAX_SHAPE_HOLES = 128
+
+# Jump directions per grid, in the seed article's try order for square grids
+# (west, north, east, south); triangles continue the same sweep with six.
+DIRECTIONS: dict[str, tuple[Coord, ...]] = {
+    SQUARE: ((0, -1), (-1, 0), (0, 1), (1, 0)),
+    TRIANGLE: ((0, -1), (-1, -1), (-1, 0), (0, 1), (1, 1), (1, 0)),
+}
+
+# Point groups of the lattices as integer linear maps on (row, col).
+_SQUARE_MAPS = (
+    ((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0)),
+    ((1, 0), (0, -1)), ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((0, -1), (-1, 0)),
+)
+
+
+def _triangle_maps() -> tuple:
+    rot = ((0, 1), (-1, 1))   # (r, c) -> (c, c - r): a turn of 60 degrees
+    swap = ((0, 1), (1, 0))   # (r, c) -> (c, r): a reflection
+    maps, m = [], ((1, 0), (0, 1))
+    for _ in range(6):
+        maps.append(m)
+        maps.append(_compose(m, swap))
+        m = _compose(rot, m)
+    return tuple(maps)
+
+
+def _compose(a, b):
+    """Matrix product a·b of 2x2 integer matrices."""
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2))
+
+
+_POINT_GROUPS = {SQUARE: _SQUARE_MAPS, TRIANGLE: _triangle_maps()}
+
+
+class Jump(NamedTuple):
+    """One jump: the peg on ``from_hole`` jumps ``over`` into the empty ``to_hole``."""
+
+    from_hole: Hole
+    over: Hole
+    to_hole: Hole
+
+
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """The holes of a board and the rules that join them.
+
+    :param grid: ``"square"`` (orthogonal jumps) or ``"triangle"`` (six directions).
+    :param coords: one ``(row, col)`` per hole; sorted row-major on construction.
+    :param name: a label for messages and output.
+    :raises BoardTextError: no holes, a hole given twice, or an unknown grid.
+    """
+
+    grid: str
+    coords: tuple[Coord, ...]
+    name: str = "custom"
+    index: dict[Coord, Hole] = field(init=False, repr=False)
+    jumps: tuple[Jump, ...] = field(init=False, repr=False)
+    slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    symmetries: tuple[tuple[Hole, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.grid not in GRIDS:
+            raise BoardTextError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")
+        if not self.coords:
+            raise BoardTextError(f"board {self.name!r} has no holes")
+        if len(self.coords) > MAX_SHAPE_HOLES:
+            raise BoardTooLargeError(f"board {self.name!r} has {len(self.coords)} holes; "
+                                     f"the largest board supported has {MAX_SHAPE_HOLES}")
+        rows = [r for r, _ in self.coords]
+        cols = [c for _, c in self.coords]
+        r0, c0 = min(rows), min(cols)
+        coords = tuple(sorted((r - r0, c - c0) for r, c in self.coords))
+        if len(set(coords)) != len(coords):
+            raise BoardTextError(f"board {self.name!r} lists a hole twice")
+        set_ = object.__setattr__
+        set_(self, "coords", coords)
+        set_(self, "index", {rc: i for i, rc in enumerate(coords)})
+        jumps, slots = self._find_jumps()
+        set_(self, "jumps", jumps)
+        set_(self, "slots", slots)
+        set_(self, "symmetries", self._find_symmetries())
+
+    @property
+    def size(self) -> int:
+        """Number of holes."""
+        return len(self.coords)
+
+    @property
+    def full_mask(self) -> int:
+        """Bitboard with every hole set."""
+        return (1 << self.size) - 1
+
+    @property
+    def directions(self) -> tuple[Coord, ...]:
+        return DIRECTIONS[self.grid]
+
+    def _find_jumps(self):
+        jumps, slots = [], []
+        for h, (r, c) in enumerate(self.coords):
+            row = []
+            for dr, dc in self.directions:
+                over = self.index.get((r + dr, c + dc))
+                to = self.index.get((r + 2 * dr, c + 2 * dc))
+                if over is None or to is None:
+                    row.append(-1)
+                else:
+                    row.append(len(jumps))
+                    jumps.append(Jump(h, over, to))
+            slots.append(tuple(row))
+        return tuple(jumps), tuple(slots)
+
+    def _find_symmetries(self) -> tuple[tuple[Hole, ...], ...]:
+        """Permutations of holes that map the hole set and the jump set onto themselves.
+
+        Derived from the shape: each lattice point-group map is applied and the image
+        translated so its row-major first hole lands on ours; the identity comes first.
+        """
+        found = []
+        first = self.coords[0]
+        jump_set = set(self.jumps)
+        for (a, b), (c, d) in _POINT_GROUPS[self.grid]:
+            image = [(a * r + b * col, c * r + d * col) for r, col in self.coords]
+            lo = min(image)
+            shifted = [(r - lo[0] + first[0], col - lo[1] + first[1]) for r, col in image]
+            perm = tuple(self.index.get(rc, -1) for rc in shifted)
+            if -1 in perm:
+                continue
+            if all(Jump(perm[j.from_hole], perm[j.over], perm[j.to_hole]) in jump_set for j in self.jumps):
+                if perm not in found:
+                    found.append(perm)
+        identity = tuple(range(self.size))
+        found.sort(key=lambda p: p != identity)
+        return tuple(found)
+
+    def map_mask(self, perm: tuple[Hole, ...], mask: int) -> int:
+        """Image of a bitboard under a hole permutation."""
+        out = 0
+        for h in range(self.size):
+            if mask >> h & 1:
+                out |= 1 << perm[h]
+        return out
+
+    def __repr__(self) -> str:
+        return f"<Shape {self.name!r}: {self.grid}, {self.size} holes, {len(self.jumps)} jumps>"

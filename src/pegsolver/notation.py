@@ -1,0 +1,108 @@
+"""Names of holes, jumps and moves.
+
+Square grids use algebraic coordinates: columns ``a, b, ...`` from the left (``z`` is
+followed by ``aa``), rows ``1, 2, ...`` from the top, so the English centre is ``d4``.
+Triangular grids number holes row by row from the apex, ``1 .. n(n+1)/2``; on the
+15-hole triangle the apex is ``1``, the second row ``2 3`` and the bottom row
+``11 .. 15``. A jump is written ``from-to`` (``d2-d4``, ``1-4``); a move, several jumps
+by one peg, lists every landing hole (``d2-d4-f4``).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .errors import InvalidJumpError, UnknownHoleError
+from .geometry import SQUARE, Hole, Jump, Shape
+
+
+def column_letters(col: int) -> str:
+    """0 -> 'a', 25 -> 'z', 26 -> 'aa'."""
+    out = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(ord("a") + rem) + out
+    return out
+
+
+def _column_index(letters: str) -> int:
+    col = 0
+    for ch in letters:
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return col - 1
+
+
+def hole_name(shape: Shape, hole: Hole) -> str:
+    """Name of a hole in the board's notation."""
+    if shape.grid == SQUARE:
+        r, c = shape.coords[hole]
+        return f"{column_letters(c)}{r + 1}"
+    return str(hole + 1)
+
+
+_SQUARE_NAME = re.compile(r"([a-z]+)([0-9]+)")
+
+
+def parse_hole(shape: Shape, text: str) -> Hole:
+    """Hole index from its name.
+
+    :raises UnknownHoleError: the name is malformed or names no hole of this board.
+    """
+    name = text.strip().lower()
+    if shape.grid == SQUARE:
+        m = _SQUARE_NAME.fullmatch(name)
+        if m:
+            rc = (int(m.group(2)) - 1, _column_index(m.group(1)))
+            if rc in shape.index:
+                return shape.index[rc]
+            raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r}")
+        raise UnknownHoleError(
+            f"{text!r} is not a hole name on board {shape.name!r} (expected a column letter and a row number, like d4)")
+    if name.isdigit() and 1 <= int(name) <= shape.size:
+        return int(name) - 1
+    raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r} (holes are numbered 1..{shape.size})")
+
+
+def jump_name(shape: Shape, jump: Jump) -> str:
+    return f"{hole_name(shape, jump.from_hole)}-{hole_name(shape, jump.to_hole)}"
+
+
+def group_moves(jumps: Sequence[Jump]) -> list[list[Jump]]:
+    """Split jumps into moves: consecutive jumps by the same peg form one move."""
+    moves: list[list[Jump]] = []
+    for j in jumps:
+        if moves and moves[-1][-1].to_hole == j.from_hole:
+            moves[-1].append(j)
+        else:
+            moves.append([j])
+    return moves
+
+
+def move_name(shape: Shape, move: Sequence[Jump]) -> str:
+    return "-".join([hole_name(shape, move[0].from_hole)] + [hole_name(shape, j.to_hole) for j in move])
+
+
+def find_jump(shape: Shape, from_hole: Hole, to_hole: Hole) -> Jump:
+    """The jump of the board from one hole to another.
+
+    :raises InvalidJumpError: no jump of the board's rules joins the two holes.
+    """
+    for j in shape.jumps:
+        if j.from_hole == from_hole and j.to_hole == to_hole:
+            return j
+    raise InvalidJumpError(
+        f"no jump from {hole_name(shape, from_hole)} to {hole_name(shape, to_hole)} on board {shape.name!r}")
+
+
+def parse_move(shape: Shape, text: str) -> list[Jump]:
+    """Jumps of a move written ``a-b`` or ``a-b-c...``.
+
+    :raises InvalidJumpError: fewer than two holes, or two holes no jump joins.
+    :raises UnknownHoleError: a name that is not a hole.
+    """
+    parts = [p for p in text.strip().split("-")]
+    if len(parts) < 2 or any(not p for p in parts):
+        raise InvalidJumpError(f"{text!r} is not a jump or move (expected holes joined by '-', like d2-d4)")
+    holes = [parse_hole(shape, p) for p in parts]
+    return [find_jump(shape, a, b) for a, b in zip(holes, holes[1:])]

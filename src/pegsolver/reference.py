@@ -1,0 +1,115 @@
+"""Pure-Python reference search: an explicit backend and the oracle for the core.
+
+It reads the same :class:`~pegsolver.compile.Problem` and returns the same dict as the
+compiled core, with the same counters: tests, nodes, dead ends and table hits agree
+exactly whenever the core's table has room for every dead position (small boards).
+Slow: use it on boards of a few dozen holes and short searches.
+"""
+from __future__ import annotations
+
+import time
+
+from .compile import Problem
+
+STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT = 0, 1, 2, 3
+
+
+class _Stop(Exception):
+    pass
+
+
+def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
+    """Run the search in Python; see ``pegcore._search64.search`` for the result keys."""
+    n = problem.nholes
+    m2 = [(1 << int(f)) | (1 << int(o)) for f, o, _ in problem.jumps]
+    m3 = [a | (1 << int(t)) for a, (_, _, t) in zip(m2, problem.jumps)]
+    slots = [[int(j) for j in row] for row in problem.slots]
+    perms = [[int(x) for x in p] for p in problem.perms]
+    goal_mask = sum(1 << int(h) for h in problem.goal_holes)
+    goal_count = problem.goal_count
+    dead: set[int] = set()
+    counters = dict(tests=0, nodes=0, dead_ends=0, table_hits=0)
+    path: list[int] = []
+    t0 = time.monotonic()
+    deadline = t0 + seconds if seconds > 0 else None
+    stop = STOP_NONE
+
+    def reached(pegs: int) -> bool:
+        return pegs == goal_mask if goal_mask else pegs.bit_count() == goal_count
+
+    def canonical(pegs: int) -> int:
+        best = pegs
+        for p in perms:
+            img = 0
+            for h in range(n):
+                if pegs >> h & 1:
+                    img |= 1 << p[h]
+            best = min(best, img)
+        return best
+
+    def visit() -> None:
+        if node_limit and counters["nodes"] >= node_limit:
+            raise _Stop(STOP_NODES)
+        if deadline and counters["nodes"] % 1024 == 0 and time.monotonic() >= deadline:
+            raise _Stop(STOP_SECONDS)
+        counters["nodes"] += 1
+
+    def dfs(pegs: int) -> bool:
+        visit()
+        if pegs.bit_count() <= goal_count:
+            return reached(pegs)
+        key = canonical(pegs) if problem.use_table else pegs
+        if problem.use_table and key in dead:
+            counters["table_hits"] += 1
+            return False
+        moved = False
+        for j in range(len(m2)):
+            counters["tests"] += 1
+            if pegs & m3[j] == m2[j]:
+                moved = True
+                path.append(j)
+                if dfs(pegs ^ m3[j]):
+                    return True
+                path.pop()
+        if not moved:
+            counters["dead_ends"] += 1
+        if problem.use_table:
+            dead.add(key)
+        return False
+
+    def seed(pegs: int) -> bool:
+        visit()
+        moved = False
+        for h in range(n):
+            if not pegs >> h & 1:
+                continue
+            for j in slots[h]:
+                counters["tests"] += 1
+                if j >= 0 and pegs & m3[j] == m2[j]:
+                    moved = True
+                    path.append(j)
+                    if seed(pegs ^ m3[j]):
+                        return True
+                    path.pop()
+        if not moved:
+            counters["dead_ends"] += 1
+        return reached(pegs)
+
+    start = sum(1 << int(h) for h in problem.start)
+    solved = False
+    try:
+        solved = (seed if problem.strategy_code == 0 else dfs)(start)
+    except _Stop as e:
+        stop = e.args[0]
+    except KeyboardInterrupt:
+        stop = STOP_INTERRUPT
+    return {
+        "solved": solved,
+        "stop": stop,
+        "path": path if solved else [],
+        **counters,
+        "table_entries": len(dead),
+        "table_bytes": 0,
+        "table_replaced": 0,
+        "seconds": time.monotonic() - t0,
+    }

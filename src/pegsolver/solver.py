@@ -1,0 +1,184 @@
+"""``solve()``: find one solution, or report why there is none."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from . import reference
+from ._core import core64
+from .board import Board
+from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
+from .errors import BoardTooLargeError, PegsolverError
+from .geometry import Jump
+from .goal import Goal
+from .notation import group_moves, hole_name, jump_name, move_name
+from .variants import find_variant
+
+BACKENDS = ("core", "reference")
+# Index = stop code of the core.
+STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted")
+DEFAULT_TABLE_BYTES = 256 << 20
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Limits on one search.
+
+    :param nodes: positions visited before stopping (None: no limit).
+    :param seconds: wall-clock seconds before stopping (None: no limit).
+    :param table_bytes: memory budget in bytes of the table of dead positions; the
+        table starts small, doubles while the budget allows, then replaces entries.
+    """
+
+    nodes: int | None = None
+    seconds: float | None = None
+    table_bytes: int = DEFAULT_TABLE_BYTES
+
+    def __post_init__(self):
+        if self.nodes is not None and self.nodes < 1:
+            raise PegsolverError(f"node limit must be at least 1, not {self.nodes}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise PegsolverError(f"time limit must be positive seconds, not {self.seconds}")
+        if self.table_bytes < 1024:
+            raise PegsolverError(f"table budget must be at least 1024 bytes, not {self.table_bytes}")
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Work done by one search. ``tests`` counts canMove checks (the seed's noOfTests);
+    ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
+    ``table_hits`` positions answered by the table; ``table_entries`` dead positions
+    stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
+    loop; ``symmetries`` the size of the symmetry group used (1 = none)."""
+
+    strategy: str
+    backend: str
+    symmetries: int
+    tests: int
+    nodes: int
+    dead_ends: int
+    table_hits: int
+    table_entries: int
+    table_bytes: int
+    seconds: float
+
+
+@dataclass
+class Solution:
+    """The answer of :func:`solve`.
+
+    ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise
+    ``reason`` says why not: ``"exhausted"`` (proved: no solution exists),
+    ``"node limit"``, ``"time limit"`` or ``"interrupted"`` (Ctrl-C; nothing proved).
+    Truthy exactly when solved.
+    """
+
+    start: Board
+    goal: Goal
+    solved: bool
+    reason: str
+    jumps: list[Jump]
+    stats: Stats
+    final: Board = field(init=False)
+
+    def __post_init__(self):
+        board = self.start.with_pegs(self.start.pegs_mask)
+        for j in self.jumps:
+            board.push(j)  # raises IllegalJumpError if the core returned nonsense
+        if self.solved and not self.goal.reached(board.pegs_mask):
+            raise RuntimeError("internal error: the solution found does not reach the goal")
+        self.final = board
+
+    def __bool__(self) -> bool:
+        return self.solved
+
+    @property
+    def moves(self) -> list[list[Jump]]:
+        """Jumps grouped into moves (consecutive jumps by one peg)."""
+        return group_moves(self.jumps)
+
+    def jump_names(self) -> list[str]:
+        return [jump_name(self.start.shape, j) for j in self.jumps]
+
+    def move_names(self) -> list[str]:
+        return [move_name(self.start.shape, m) for m in self.moves]
+
+    def to_json(self) -> dict:
+        shape = self.start.shape
+        return {
+            "solved": self.solved,
+            "reason": self.reason,
+            "board": shape.name,
+            "start": self.start.to_text(),
+            "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
+            "goal": self.goal.to_json(shape),
+            "jumps": self.jump_names(),
+            "moves": self.move_names(),
+            "final": [hole_name(shape, h) for h in self.final.pegs()],
+            "stats": asdict(self.stats),
+        }
+
+
+def resolve_board(board: Board | str) -> Board:
+    """A Board, or the start of the variant with this name."""
+    if isinstance(board, str):
+        return find_variant(board).board()
+    if not isinstance(board, Board):
+        raise PegsolverError(f"expected a Board or a variant name, not {type(board).__name__}")
+    return board
+
+
+def default_goal(board: Board, strategy: str) -> Goal:
+    """The variant's standard goal; the seed strategy keeps the seed's (one peg anywhere)."""
+    if strategy == "seed" or board.variant is None:
+        return Goal.anywhere()
+    return board.variant.goal(board.shape)
+
+
+def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
+          limit: Limit | None = None, backend: str = "core") -> Solution:
+    """Search for a sequence of jumps from ``board`` to ``goal``.
+
+    :param board: a :class:`Board` (its current pegs are the start) or a variant name.
+    :param goal: default: the variant's standard goal, or one peg anywhere.
+    :param strategy: one of ``STRATEGIES`` (see ``compile.STRATEGY_HELP``).
+    :param limit: nodes, seconds and table memory; None: no limits, default table.
+    :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
+    :returns: a :class:`Solution`, solved or with the reason it is not.
+    :raises UnknownVariantError: unknown variant name.
+    :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
+    :raises BoardTooLargeError: more holes than the compiled core takes.
+    :raises CoreMissingError: the compiled core is not built.
+    :raises PegsolverError: unknown strategy or backend.
+    """
+    board = resolve_board(board)
+    if strategy not in STRATEGIES:
+        raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if backend not in BACKENDS:
+        raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    limit = limit or Limit()
+    goal = goal or default_goal(board, strategy)
+    shape = board.shape
+    goal.check(shape, board.pegs_mask)
+    problem = compile_problem(shape, board.pegs_mask, goal, strategy)
+    if backend == "core":
+        core = core64()
+        if shape.size > core.MAX_HOLES:
+            raise BoardTooLargeError(
+                f"board {shape.name!r} has {shape.size} holes; the compiled core takes at most {core.MAX_HOLES}")
+        out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
+                          problem.goal_holes, problem.goal_count, problem.nholes,
+                          problem.strategy_code, problem.use_table, limit.nodes or 0,
+                          limit.seconds or 0.0, limit.table_bytes)
+    else:
+        out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
+    stats = Stats(
+        strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1,
+        tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
+        table_hits=out["table_hits"], table_entries=out["table_entries"],
+        table_bytes=out["table_bytes"], seconds=out["seconds"])
+    jumps = [shape.jumps[j] for j in out["path"]]
+    reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
+    return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats)
+
+
+__all__ = ["Limit", "Stats", "Solution", "solve", "goal_symmetries"]

@@ -1,0 +1,125 @@
+"""Boards as text: reading the two common formats and writing one documented format.
+
+Formats read (chosen by the characters present; mixing them is an error):
+
+* seed format, as in the article pegsolver began from: ``x`` peg, ``-`` empty hole,
+  ``.`` or space off the board, cells side by side (``..xxx..``);
+* common format: ``o``/``O``/``●`` peg, ``.``/``○`` empty hole, space off the board,
+  cells side by side or separated by single spaces (``o o . o o``).
+
+Square boards whose holes all sit on alternate character columns are read as spaced.
+Triangular boards are drawn with a space between cells, each row offset by one
+character, apex at the top (see :mod:`pegsolver.geometry` for the coordinates). Rows
+may be ragged (an editor stripped their trailing spaces); blank leading and trailing
+lines are ignored.
+
+Written format (:func:`format_board`): common format, cells separated by one space,
+``o`` peg, ``.`` empty hole, spaces off the board, trailing spaces stripped. The seed
+style writes ``x``/``-``/``.`` side by side instead.
+"""
+from __future__ import annotations
+
+from .errors import BoardTextError, BoardTooLargeError
+from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape
+
+SEED_PEG, SEED_EMPTY, SEED_OFF = "xX", "-", "."
+COMMON_PEG, COMMON_EMPTY = "oO●", ".○"
+
+
+def parse_board_text(text: str, grid: str = SQUARE, name: str = "custom") -> tuple[Shape, int]:
+    """Read board text.
+
+    :returns: ``(shape, pegs)``, pegs a bitboard over the shape's holes.
+    :raises BoardTextError: empty text, tabs, unknown or mixed characters, holes off the
+        triangular lattice, no holes or no pegs; the message names the line.
+    """
+    if not isinstance(text, str):
+        raise BoardTextError(f"board text must be a string, not {type(text).__name__}")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    seed_chars = set(SEED_PEG + SEED_EMPTY)
+    common_chars = set(COMMON_PEG + "○")
+    present = set(text)
+    if present & seed_chars and present & common_chars:
+        raise BoardTextError("board text mixes the seed format (x, -) with the o/. format; use one of them")
+    seed = bool(present & seed_chars)
+    peg_chars = SEED_PEG if seed else COMMON_PEG
+    empty_chars = SEED_EMPTY if seed else COMMON_EMPTY
+    off_chars = " " + (SEED_OFF if seed else "")
+
+    cells: list[tuple[int, int, bool]] = []  # (line, column, peg)
+    for y, line in enumerate(lines, start=1):
+        for x, ch in enumerate(line):
+            if ch in peg_chars or ch in empty_chars:
+                cells.append((y, x, ch in peg_chars))
+                if len(cells) > MAX_SHAPE_HOLES:
+                    raise BoardTooLargeError(f"board text has more than {MAX_SHAPE_HOLES} holes, "
+                                             "more than any board pegsolver supports")
+            elif ch == "\t":
+                raise BoardTextError(f"line {y}: tab character in board text; draw the board with spaces")
+            elif ch not in off_chars:
+                fmt = "x peg, - empty, . off board" if seed else "o peg, . empty, space off board"
+                raise BoardTextError(f"line {y}, column {x + 1}: unknown character {ch!r} in board text ({fmt})")
+    if not cells:
+        raise BoardTextError("board text has no holes" if text.strip() else "board text is empty")
+    if grid == TRIANGLE:
+        coords = _triangle_coords(cells)
+    elif grid == SQUARE:
+        coords = _square_coords(cells)
+    else:
+        raise BoardTextError(f"unknown grid {grid!r}; expected square or triangle")
+    shape = Shape(grid, tuple(coords), name=name)
+    # Shape sorts and shifts coordinates; find each cell's hole through the same shift.
+    r0 = min(r for r, _ in coords)
+    c0 = min(c for _, c in coords)
+    pegs = 0
+    for (r, c), (_, _, peg) in zip(coords, cells):
+        if peg:
+            pegs |= 1 << shape.index[(r - r0, c - c0)]
+    if not pegs:
+        raise BoardTextError(f"board {name!r} has no pegs")
+    return shape, pegs
+
+
+def _square_coords(cells):
+    xs = {x for _, x, _ in cells}
+    by_line: dict[int, list[int]] = {}
+    for y, x, _ in cells:
+        by_line.setdefault(y, []).append(x)
+    touching = any(b - a == 1 for row in by_line.values() for a, b in zip(row, row[1:]))
+    spaced = not touching and len({x % 2 for x in xs}) == 1 and len(xs) > 1
+    return [(y, x // 2 if spaced else x) for y, x, _ in cells]
+
+
+def _triangle_coords(cells):
+    parities = {(x + y) % 2 for y, x, _ in cells}
+    if len(parities) > 1:
+        y, x, _ = next(c for c in cells if (c[0] + c[1]) % 2 != (cells[0][0] + cells[0][1]) % 2)
+        raise BoardTextError(
+            f"line {y}, column {x + 1}: hole is off the triangular lattice "
+            "(draw one space between cells and offset each row by one character)")
+    return [(y, (x + y) // 2) for y, x, _ in cells]
+
+
+def format_board(shape: Shape, pegs: int, style: str = "common") -> str:
+    """Board as text in the written format (see the module docstring).
+
+    :param style: ``"common"`` (``o``/``.``) or ``"seed"`` (``x``/``-``/``.``).
+    :raises ValueError: unknown style.
+    """
+    if style not in ("common", "seed"):
+        raise ValueError(f"unknown board text style {style!r}; expected common or seed")
+    peg, empty = ("x", "-") if style == "seed" else ("o", ".")
+    if shape.grid == TRIANGLE:
+        # Skew (r, c) is drawn at character column 2c - r, shifted to start at 0.
+        xs = {h: 2 * c - r for h, (r, c) in enumerate(shape.coords)}
+        step, off = 1, " "
+    else:
+        xs = {h: c for h, (r, c) in enumerate(shape.coords)}
+        step, off = (1, ".") if style == "seed" else (2, " ")
+    x0 = min(xs.values())
+    width = max(xs.values()) - x0
+    height = max(r for r, _ in shape.coords) + 1
+    rows = [[off] * (width * step + 1) for _ in range(height)]
+    for h, (r, _) in enumerate(shape.coords):
+        rows[r][(xs[h] - x0) * step] = peg if pegs >> h & 1 else empty
+    return "\n".join("".join(row).rstrip() if off == " " else "".join(row) for row in rows)
