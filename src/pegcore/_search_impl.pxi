@@ -6,7 +6,12 @@ from libc.stdint cimport uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+
+cdef extern from "Python.h":
+    # Declared without Cython's exception check: the search reads the -1 itself
+    # and turns a pending Ctrl-C into a clean stop.
+    int check_signals "PyErr_CheckSignals"() noexcept
+    void clear_error "PyErr_Clear"() noexcept
 
 # Strategy codes (kept in step with pegsolver.solver.STRATEGIES).
 cdef enum:
@@ -82,9 +87,9 @@ cdef int poll_limits(Ctx* c) noexcept nogil:
             return 1
         if (c.nodes & SIGNAL_EVERY) == 0:
             with gil:
-                if PyErr_CheckSignals() != 0:
+                if check_signals() != 0:
                     # Ctrl-C ends the search with a result that says so.
-                    PyErr_Clear()
+                    clear_error()
                     c.stop = STOP_INTERRUPT
                     return 1
     return 0

@@ -1,6 +1,8 @@
 """Access to the compiled core, with a clear message when it is not built."""
 from __future__ import annotations
 
+import importlib
+
 from .errors import CoreMissingError
 
 BUILD_HINT = (
@@ -18,10 +20,9 @@ def core64():
     :raises CoreMissingError: the extension is not built; the message says how to build it.
     """
     try:
-        from pegcore import _search64
+        return importlib.import_module("pegcore._search64")
     except ImportError as e:
         raise CoreMissingError(f"{BUILD_HINT} ({e})") from e
-    return _search64
 
 
 def max_core_holes() -> int:

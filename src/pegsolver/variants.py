@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .board import Board
 from .errors import BoardTooLargeError, UnknownVariantError
@@ -50,11 +51,17 @@ class Variant:
     aliases: tuple[str, ...] = field(default=())
 
     def board(self) -> Board:
-        shape, pegs = parse_board_text(self.text, grid=self.grid, name=self.name)
+        shape, pegs = _parse_cached(self.text, self.grid, self.name)
         return Board(shape, pegs, variant=self)
 
     def goal(self, shape: Shape) -> Goal:
         return Goal.at(parse_hole(shape, self.finish)) if self.finish else Goal.anywhere()
+
+
+@lru_cache(maxsize=64)
+def _parse_cached(text: str, grid: str, name: str):
+    # Shapes are immutable, so variant boards share one (saves the symmetry search).
+    return parse_board_text(text, grid=grid, name=name)
 
 
 VARIANTS: tuple[Variant, ...] = (

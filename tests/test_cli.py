@@ -1,0 +1,125 @@
+"""The command line: text and JSON output, exit codes, errors, Ctrl-C."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from replay import replay_coords
+
+from pegsolver.cli import main
+
+ENGLISH_HOLES = {(r, c) for r in range(7) for c in range(7) if 2 <= r <= 4 or 2 <= c <= 4}
+
+
+def coord(name):
+    """Algebraic name -> (row, col), written here independently of pegsolver."""
+    return int(name[1:]) - 1, ord(name[0]) - ord("a")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_english_text(capsys):
+    code, out, _ = run(capsys, "solve", "english")
+    assert code == 0
+    assert "goal: one peg at d4" in out
+    assert "solved: 31 jumps" in out
+    assert "final: d4" in out
+    assert "tests " in out and "nodes " in out
+
+
+def test_solve_english_json_replays(capsys):
+    code, out, _ = run(capsys, "solve", "english", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["solved"] is True
+    assert {"goal", "jumps", "final", "stats"} <= data.keys()
+    assert {"tests", "nodes", "seconds"} <= data["stats"].keys()
+    jumps = [tuple(coord(h) for h in j.split("-")) for j in data["jumps"]]
+    final = replay_coords("square", ENGLISH_HOLES, ENGLISH_HOLES - {(3, 3)}, jumps)
+    assert final == {(3, 3)} and data["final"] == ["d4"]
+
+
+def test_seed_strategy_from_the_shell(capsys):
+    code, out, _ = run(capsys, "solve", "english", "--strategy", "seed", "--json")
+    data = json.loads(out)
+    assert data["stats"]["tests"] == 391_859
+    assert data["goal"]["text"] == "one peg anywhere"
+
+
+def test_boards_flag_prints_each_position(capsys):
+    code, out, _ = run(capsys, "solve", "triangle5", "--boards")
+    assert code == 0
+    assert out.count("\n    .\n") >= 1  # the start: apex empty
+
+
+def test_vacant_and_finish(capsys):
+    code, out, _ = run(capsys, "solve", "french", "--vacant", "e1", "--finish", "any", "--json")
+    data = json.loads(out)
+    assert data["vacant"] == ["e1"] and data["solved"]
+
+
+def test_board_file(tmp_path, capsys):
+    path = tmp_path / "row.txt"
+    path.write_text("o o . o\n")
+    code, out, _ = run(capsys, "solve", "--board", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["jumps"] == ["a1-c1", "d1-b1"] and data["final"] == ["b1"]
+
+
+def test_exhausted_search_exits_1(capsys):
+    code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1")
+    assert code == 1 and "no solution" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve", "hexagon"], "unsupported variant: 'hexagon'"),
+    (["solve", "english", "--vacant", "a1"], "no hole 'a1'"),
+    (["solve", "english", "--finish", "z9"], "no hole 'z9'"),
+    (["solve", "--board", "/nonexistent/board.txt"], "cannot read board file"),
+    (["solve", "english", "--nodes", "0"], "--nodes must be at least 1"),
+    (["solve", "english", "--seconds", "-1"], "--seconds must be 0"),
+    (["solve", "triangle12"], "78 holes; the compiled core takes at most 64"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "board text is empty"),
+    ("- - -", "has no pegs"),
+    ("o o\no # o", "line 2, column 3: unknown character '#'"),
+    ("o" * 70, "65 holes"),
+])
+def test_bad_board_files_exit_2(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    code, _, err = run(capsys, "solve", "--board", str(path))
+    assert code == 2 and message in err or message == "65 holes" and "holes" in err
+
+
+def test_goal_with_more_pegs_than_the_start(tmp_path, capsys):
+    path = tmp_path / "two.txt"
+    path.write_text("o o .\n")
+    code, _, err = run(capsys, "solve", "--board", str(path), "--finish", "a1", "b1", "c1")
+    assert code == 2 and "leaves 3 pegs but the start has only 2" in err
+
+
+def test_ctrl_c_stops_the_search_and_reports(tmp_path):
+    # French centre -> anywhere has no solution and a long search: interrupt it.
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "solve", "french", "--vacant", "d4",
+                             "--seconds", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert "stopped by interrupted" in out or "interrupted" in out
+    assert "nodes" in out and "Traceback" not in err

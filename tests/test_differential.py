@@ -1,0 +1,74 @@
+"""The compiled core against the pure-Python reference on random small boards.
+
+Both read the same compiled problem; they must agree on the answer and on every work
+counter (the core's table never fills on boards this small), and every solution must
+replay under the independent rules in replay.py.
+"""
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from replay import assert_solves
+
+import pegsolver
+from pegsolver import Board, Goal, Shape, solve
+from pegsolver.errors import CoreMissingError
+
+
+@st.composite
+def small_problems(draw):
+    grid = draw(st.sampled_from(["square", "triangle"]))
+    if grid == "square":
+        rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 5))
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+    else:
+        side = draw(st.integers(2, 5))
+        cells = [(r, c) for r in range(side) for c in range(r + 1)]
+    holes = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=16, unique=True))
+    shape = Shape(grid, tuple(holes))
+    pegs = draw(st.integers(1, shape.full_mask))
+    n = pegs.bit_count()
+    kind = draw(st.sampled_from(["anywhere", "at", "pattern"]))
+    if kind == "anywhere":
+        goal = Goal.anywhere(draw(st.integers(1, min(n, 2))))
+    elif kind == "at":
+        goal = Goal.at(draw(st.integers(0, shape.size - 1)))
+    else:
+        k = draw(st.integers(1, min(n, shape.size)))
+        goal = Goal.pattern(draw(st.lists(st.integers(0, shape.size - 1), min_size=k, max_size=k, unique=True)))
+    return Board(shape, pegs), goal
+
+
+COUNTERS = ("tests", "nodes", "dead_ends", "table_hits", "table_entries")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.sampled_from(sorted(pegsolver.STRATEGIES)))
+def test_core_and_reference_agree(problem, strategy):
+    board, goal = problem
+    core = solve(board, goal, strategy=strategy)
+    ref = solve(board, goal, strategy=strategy, backend="reference")
+    assert core.solved == ref.solved
+    assert core.jumps == ref.jumps
+    for name in COUNTERS:
+        assert getattr(core.stats, name) == getattr(ref.stats, name), name
+    if core.solved:
+        finish = sorted(goal.finish) if goal.finish is not None else None
+        assert_solves(core, finish=finish, pegs_left=goal.pegs)
+    else:
+        assert core.reason == "exhausted"
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_problems())
+def test_symmetry_never_changes_the_answer(problem):
+    board, goal = problem
+    answers = {solve(board, goal, strategy=s).solved for s in ("dfs", "table", "symmetry")}
+    assert len(answers) == 1
+
+
+def test_missing_core_says_how_to_build_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pegcore._search64", None)
+    with pytest.raises(CoreMissingError, match="pip install"):
+        solve("english")

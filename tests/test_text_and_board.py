@@ -1,0 +1,121 @@
+"""Board text in and out, arrays, apply/undo, symmetry groups, and bad input."""
+import numpy as np
+import pytest
+
+import pegsolver
+from pegsolver import Board, BoardTextError, BoardTooLargeError, IllegalJumpError, solve
+
+SEED_ENGLISH = "..xxx..\n..xxx..\nxxxxxxx\nxxx-xxx\nxxxxxxx\n..xxx..\n..xxx.."
+
+
+def english():
+    return pegsolver.find_variant("english").board()
+
+
+def test_seed_format_spaced_and_dense_common_format_read_the_same():
+    dense = SEED_ENGLISH.replace(".", " ").replace("x", "o").replace("-", ".")
+    ragged = "\n".join(line.rstrip() for line in dense.splitlines())
+    spaced = english().to_text()
+    circles = spaced.replace("o", "●").replace(".", "○")
+    boards = [Board.from_text(t) for t in (SEED_ENGLISH, dense, ragged, spaced, circles, "\n\n" + spaced + "\n\n")]
+    assert all(b == english() for b in boards)
+
+
+def test_text_round_trips_in_both_styles():
+    for name in ("english", "french", "triangle5", "triangle7"):
+        board = pegsolver.find_variant(name).board()
+        for style in ("common", "seed"):
+            again = Board.from_text(board.to_text(style), grid=board.shape.grid)
+            assert again == board, (name, style)
+
+
+def test_written_format_is_the_documented_one():
+    assert english().to_text().splitlines()[3] == "o o o . o o o"
+    assert english().to_text("seed").splitlines()[0] == "..xxx.."
+    assert pegsolver.find_variant("triangle3").board().to_text() == "  .\n o o\no o o"
+
+
+def test_repr_evaluates_to_an_equal_board():
+    for name in ("english", "triangle5"):
+        board = pegsolver.find_variant(name).board()
+        assert eval(repr(board), {"Board": Board}) == board
+
+
+def test_array_round_trip():
+    board = english()
+    arr = board.to_array()
+    assert arr.shape == (7, 7) and arr.dtype == np.int8
+    assert arr[3, 3] == 0 and arr[0, 0] == -1 and arr.sum() == 32 - 16
+    assert Board.from_array(arr) == board
+
+
+def test_push_pop_and_illegal_reasons():
+    board = english()
+    assert len(board.legal_jumps()) == 4
+    board.push_move("d2-d4")
+    assert board.peg_count == 31
+    with pytest.raises(IllegalJumpError, match="d4 is not empty"):
+        board.push_move("d6-d4")
+    with pytest.raises(IllegalJumpError, match="no peg on d2"):
+        board.push_move("d2-d4")
+    board.pop()
+    assert board == english()
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+@pytest.mark.parametrize("name,size", [("english", 8), ("french", 8), ("triangle5", 6), ("triangle3", 6), ("triangle1", 1)])
+def test_symmetry_groups_are_derived_from_the_shape(name, size):
+    text = pegsolver.find_variant(name).text
+    shape = Board.from_text(text.replace(".", "o"), grid=pegsolver.find_variant(name).grid).shape
+    assert len(shape.symmetries) == size
+    jumps = set(shape.jumps)
+    for perm in shape.symmetries:
+        assert sorted(perm) == list(range(shape.size))
+        assert all(type(j)(perm[j.from_hole], perm[j.over], perm[j.to_hole]) in jumps for j in jumps)
+
+
+def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way():
+    text = "o o o o o\no o . o o\no o o o\no o o"
+    board = Board.from_text(text)
+    assert len(board.shape.symmetries) == 1
+    a = solve(board, pegsolver.Goal.anywhere(), strategy="table")
+    b = solve(board, pegsolver.Goal.anywhere(), strategy="symmetry")
+    assert (a.solved, a.stats.nodes, a.stats.tests) == (b.solved, b.stats.nodes, b.stats.tests)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty"),
+    ("   \n  ", "empty"),
+    ("...\n...", "no pegs"),  # only dots: empty holes of the o/. format
+    ("- - -", "no pegs"),
+    ("o o x", "mixes"),
+    ("o o\no ? o", "line 2, column 3: unknown character '?'"),
+    ("o\to", "tab"),
+])
+def test_malformed_text_is_refused_with_the_reason(text, message):
+    with pytest.raises(BoardTextError, match=message.replace("?", r"\?")):
+        Board.from_text(text)
+
+
+def test_triangle_text_off_the_lattice_is_refused():
+    with pytest.raises(BoardTextError, match="line 2, column 2: hole is off the triangular lattice"):
+        Board.from_text(" o\noo", grid="triangle")
+
+
+def test_boards_too_large():
+    with pytest.raises(BoardTooLargeError, match="65 holes; the compiled core takes at most 64"):
+        solve(Board.from_text("o" * 64 + "."))
+    with pytest.raises(BoardTooLargeError, match="more than 128 holes"):
+        Board.from_text("o" * 200)
+    with pytest.raises(BoardTooLargeError):
+        pegsolver.find_variant("triangle40")
+
+
+def test_unknown_variant_and_hole():
+    with pytest.raises(pegsolver.UnknownVariantError, match="unsupported variant: 'hexagon'"):
+        pegsolver.find_variant("hexagon")
+    with pytest.raises(pegsolver.UnknownHoleError, match="no hole 'a1'"):
+        english().hole("a1")
+    with pytest.raises(pegsolver.UnknownHoleError, match="numbered 1..15"):
+        pegsolver.find_variant("triangle5").board().hole("16")
