@@ -104,8 +104,9 @@ def test_triangle_text_off_the_lattice_is_refused():
 
 
 def test_boards_too_large():
-    with pytest.raises(BoardTooLargeError, match="65 holes; the compiled core takes at most 64"):
-        solve(Board.from_text("o" * 64 + "."))
+    assert solve(Board.from_text("o" * 64 + "."), strategy="dfs").reason == "exhausted"  # 65 holes
+    with pytest.raises(BoardTooLargeError, match="136 holes; the largest board supported has 128"):
+        solve("triangle16")
     with pytest.raises(BoardTooLargeError, match="more than 128 holes"):
         Board.from_text("o" * 200)
     with pytest.raises(BoardTooLargeError):

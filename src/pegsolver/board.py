@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import BoardTextError, IllegalJumpError, InvalidJumpError
-from .geometry import SQUARE, TRIANGLE, Hole, Jump, Shape
+from .geometry import SQUARE, Hole, Jump, Shape, grid_for
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
 
@@ -35,9 +35,15 @@ class Board:
 
     # ---- construction and text -------------------------------------------
     @classmethod
-    def from_text(cls, text: str, grid: str = SQUARE, name: str = "custom") -> Board:
-        """Read a board drawn as text (formats in :mod:`pegsolver.textboard`)."""
-        shape, pegs = parse_board_text(text, grid=grid, name=name)
+    def from_text(cls, text: str, grid: str | None = None, name: str = "custom",
+                  rules: str | None = None) -> Board:
+        """Read a board drawn as text (formats in :mod:`pegsolver.textboard`).
+
+        :param grid: ``"square"`` or ``"triangle"``; None: from ``rules``, else square.
+        :param rules: ``"orthogonal"``, ``"diagonal"`` or ``"triangular"``; None: the grid's usual.
+        :raises BoardTextError: malformed text (the message names the line).
+        """
+        shape, pegs = parse_board_text(text, grid=grid, name=name, rules=rules)
         return cls(shape, pegs)
 
     def to_text(self, style: str = "common") -> str:
@@ -48,11 +54,11 @@ class Board:
         return self.to_text()
 
     def __repr__(self) -> str:
-        return f"Board.from_text({self.to_text()!r}, grid={self.shape.grid!r})"
+        return f"Board.from_text({self.to_text()!r}, rules={self.shape.rules!r})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Board) and self.pegs_mask == other.pegs_mask
-                and self.shape.grid == other.shape.grid and self.shape.coords == other.shape.coords)
+                and self.shape.rules == other.shape.rules and self.shape.coords == other.shape.coords)
 
     __hash__ = None  # mutable
 
@@ -158,7 +164,7 @@ class Board:
         return out
 
     @classmethod
-    def from_array(cls, array, grid: str = SQUARE, name: str = "custom") -> Board:
+    def from_array(cls, array, grid: str | None = None, name: str = "custom", rules: str | None = None) -> Board:
         """Inverse of :meth:`to_array`.
 
         :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.
@@ -173,9 +179,7 @@ class Board:
         coords = [(int(r), int(c)) for r, c in np.argwhere(a >= 0)]
         if not coords:
             raise BoardTextError("board array has no holes")
-        if grid not in (SQUARE, TRIANGLE):
-            raise BoardTextError(f"unknown grid {grid!r}; expected square or triangle")
-        shape = Shape(grid, tuple(coords), name=name)
+        shape = Shape(grid_for(grid, rules), tuple(coords), name=name, rules=rules)
         r0 = min(r for r, _ in coords)
         c0 = min(c for _, c in coords)
         pegs = 0

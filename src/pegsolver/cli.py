@@ -6,14 +6,16 @@ import json
 import sys
 from pathlib import Path
 
+from . import boardfile
 from .board import Board
 from .compile import DEFAULT_STRATEGY, STRATEGIES, STRATEGY_HELP
-from .errors import CoreMissingError, PegsolverError
-from .geometry import GRIDS, SQUARE
+from .errors import BoardTextError, CoreMissingError, PegsolverError
+from .geometry import GRIDS, RULES
 from .goal import Goal
-from .notation import parse_hole
+from .notation import STYLES, group_moves, hole_name, jump_name, parse_hole
+from .replay import replay_moves
 from .solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, default_goal, solve
-from .variants import find_variant
+from .variants import catalogue, find_variant
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_SECONDS = 60.0
@@ -25,9 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="find a solution, or show there is none",
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
                                    "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
-    s.add_argument("variant", nargs="?", help="board variant: english, french, triangleN (default: english)")
-    s.add_argument("--board", metavar="FILE", help="read the start position from a text file instead")
-    s.add_argument("--grid", choices=GRIDS, default=SQUARE, help="grid of --board (default: square)")
+    add_board_args(s)
     s.add_argument("--vacant", nargs="+", metavar="HOLE",
                    help="start with every hole filled except these (e.g. --vacant a3)")
     s.add_argument("--finish", nargs="+", metavar="HOLE",
@@ -41,20 +41,60 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_BYTES / 2**20, metavar="MB",
                    help=f"memory for the table of dead positions in MiB (default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
+    s.add_argument("--notation", choices=STYLES, default="algebraic",
+                   help="hole names on square boards: algebraic (d4) or numeric (44)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
+                       description="Play moves from the start and report each jump as legal or name the "
+                                   "first illegal one and why. Exit code: 0 all legal, 1 an illegal jump, "
+                                   "2 bad input.")
+    add_board_args(r)
+    r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 64-44" '
+                                 'or multi-jump moves "a4-c4-c2"')
+    r.add_argument("--vacant", nargs="+", metavar="HOLE", help="start with every hole filled except these")
+    r.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names in the report")
+    r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    b = sub.add_parser("boards", help="list the board variants with pictures")
+    b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
     return parser
 
 
-def load_start(args) -> Board:
-    if args.board:
-        if args.variant:
-            raise PegsolverError("give a variant name or --board FILE, not both")
-        path = Path(args.board)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise PegsolverError(f"cannot read board file {args.board!r}: {e}") from e
-        board = Board.from_text(text, grid=args.grid, name=path.stem)
+def add_board_args(p) -> None:
+    p.add_argument("variant", nargs="?",
+                   help="variant name (english, french, wiegleb, diamond, asymmetric, triangleN, squareN, "
+                        "rectRxC, NAME-diagonal) or a board file (.toml, or drawn text); default: english")
+    p.add_argument("--board", metavar="FILE", help="read the start from a board file (.toml, or drawn text)")
+    p.add_argument("--rules", choices=RULES, help="jump rules of a drawn-text board file (default: orthogonal)")
+    p.add_argument("--grid", choices=GRIDS, help="grid of a drawn-text board file (triangle = triangular rules)")
+
+
+def _is_file_spec(spec: str) -> bool:
+    return "/" in spec or "\\" in spec or Path(spec).suffix != "" or Path(spec).is_file()
+
+
+def load_start(args) -> tuple[Board, Goal | None]:
+    """The start board and the goal a board file gives (or None)."""
+    spec = args.board
+    if spec and args.variant:
+        raise PegsolverError("give a variant name or --board FILE, not both")
+    if not spec and args.variant and _is_file_spec(args.variant):
+        spec = args.variant
+    file_goal = None
+    if spec:
+        path = Path(spec)
+        if path.suffix.lower() == ".toml":
+            board, file_goal = boardfile.load(path)
+        else:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise PegsolverError(f"cannot read board file {spec!r}: {e}") from e
+            try:
+                board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
+            except BoardTextError as e:
+                raise BoardTextError(f"board file {spec!r}, {e}") from None
     else:
         board = find_variant(args.variant or "english").board()
     if args.vacant:
@@ -62,23 +102,24 @@ def load_start(args) -> Board:
         board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in set(holes)))
         if board.pegs_mask == 0:
             raise PegsolverError("--vacant leaves no peg on the board")
-    return board
+    return board, file_goal
 
 
-def choose_goal(args, board: Board) -> Goal:
+def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
     if not args.finish:
-        return default_goal(board, args.strategy)
+        return file_goal or default_goal(board, args.strategy)
     if len(args.finish) == 1 and args.finish[0].lower() in ("any", "anywhere"):
         return Goal.anywhere()
     holes = [parse_hole(board.shape, h) for h in args.finish]
     return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
 
 
-def print_text(sol, show_boards: bool) -> None:
+def print_text(sol, show_boards: bool, style: str) -> None:
     st = sol.stats
     shape = sol.start.shape
-    vacant = " ".join(sol.start.hole_name(h) for h in sol.start.vacancies())
-    print(f"board: {shape.name} ({shape.size} holes, {shape.grid} grid), vacant: {vacant or 'none'}")
+    name = lambda h: hole_name(shape, h, style)  # noqa: E731
+    vacant = " ".join(name(h) for h in sol.start.vacancies())
+    print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps), vacant: {vacant or 'none'}")
     print(f"goal: {sol.goal.describe(shape)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
           f"symmetries used: {st.symmetries}")
@@ -87,13 +128,13 @@ def print_text(sol, show_boards: bool) -> None:
         board = sol.start.with_pegs(sol.start.pegs_mask)
         if show_boards:
             print(board.to_text())
-        for i, (move, name) in enumerate(zip(sol.moves, sol.move_names()), 1):
-            print(f"{i:3d}. {name}")
+        for i, (move, text) in enumerate(zip(sol.moves, sol.move_names(style)), 1):
+            print(f"{i:3d}. {text}")
             if show_boards:
                 for j in move:
                     board.push(j)
                 print(board.to_text() + "\n")
-        print("final: " + " ".join(sol.final.hole_name(h) for h in sol.final.pegs()))
+        print("final: " + " ".join(name(h) for h in sol.final.pegs()))
     elif sol.reason == "exhausted":
         print("no solution: every position reachable from the start was searched")
     else:
@@ -104,8 +145,8 @@ def print_text(sol, show_boards: bool) -> None:
 
 
 def cmd_solve(args) -> int:
-    board = load_start(args)
-    goal = choose_goal(args, board)
+    board, file_goal = load_start(args)
+    goal = choose_goal(args, board, file_goal)
     if args.nodes is not None and args.nodes < 1:
         raise PegsolverError(f"--nodes must be at least 1, not {args.nodes}")
     if args.seconds < 0:
@@ -113,18 +154,73 @@ def cmd_solve(args) -> int:
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend)
     if args.json:
-        print(json.dumps(sol.to_json()))
+        print(json.dumps(sol.to_json(args.notation)))
     else:
-        print_text(sol, args.boards)
+        print_text(sol, args.boards, args.notation)
     if sol.solved:
         return EXIT_SOLVED
     return EXIT_INTERRUPTED if sol.reason == "interrupted" else EXIT_UNSOLVED
 
 
+def cmd_replay(args) -> int:
+    board, _ = load_start(args)
+    report = replay_moves(board, args.moves)
+    shape = board.shape
+    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+    final = report.board
+    if args.json:
+        print(json.dumps({
+            "legal": report.error is None,
+            "board": shape.name,
+            "jumps": [jump_name(shape, j, args.notation) for j in report.jumps],
+            "jump_count": len(report.jumps),
+            "move_count": len(group_moves(report.jumps)),
+            "error": None if report.error is None else {
+                "move": report.error_index + 1, "text": report.error_text, "reason": report.error},
+            "final": [name(h) for h in final.pegs()],
+            "pegs_left": final.peg_count,
+            "final_board": final.to_text(),
+        }))
+    else:
+        print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps)")
+        for k, (text, jumps) in enumerate(report.moves, 1):
+            print(f"{k:3d}. {text:<12} ok ({len(jumps)} jump{'s' * (len(jumps) != 1)})")
+        if report.error is not None:
+            print(f"{report.error_index + 1:3d}. {report.error_text:<12} ILLEGAL: {report.error}")
+        print(final.to_text())
+        print(f"jumps: {len(report.jumps)}, moves: {len(group_moves(report.jumps))}, pegs left: {final.peg_count}"
+              + ("" if report.error is None else " (stopped at the illegal move)"))
+    return EXIT_SOLVED if report.error is None else EXIT_UNSOLVED
+
+
+def cmd_boards(args) -> int:
+    entries = []
+    for v in catalogue():
+        board = v.board()
+        shape = board.shape
+        entries.append({
+            "name": v.name, "aliases": list(v.aliases), "holes": shape.size, "rules": shape.rules,
+            "symmetries": len(shape.symmetries), "vacant": list(v.vacant),
+            "goal": v.goal(shape).describe(shape), "description": v.description, "picture": board.to_text()})
+    if args.json:
+        print(json.dumps(entries))
+        return EXIT_SOLVED
+    for e in entries:
+        aliases = f" (also: {', '.join(e['aliases'])})" if e["aliases"] else ""
+        print(f"{e['name']}{aliases}: {e['holes']} holes, {e['rules']} jumps, {e['symmetries']} symmetries")
+        print(f"  {e['description']}")
+        print("\n".join("    " + line for line in e["picture"].splitlines()) + "\n")
+    print("Families: triangleN (any side), squareN, rectRxC; NAME-diagonal adds diagonal jumps on square grids.")
+    return EXIT_SOLVED
+
+
+COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "boards": cmd_boards}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"solve": cmd_solve}[args.command](args)
+        return COMMANDS[args.command](args)
     except (PegsolverError, CoreMissingError) as e:
         print(f"pegsolver: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -10,7 +10,22 @@ class PegsolverError(ValueError):
 
 
 class BoardTextError(PegsolverError):
-    """Board text is malformed (unknown character, no holes, mixed formats, ...)."""
+    """Board text is malformed (unknown character, no holes, mixed formats, ...).
+
+    ``line`` and ``column`` (1-based, or None) locate the fault in the text and
+    ``reason`` says what it is, so a file reader can report its own line numbers.
+    """
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 reason: str | None = None):
+        super().__init__(message)
+        self.line, self.column, self.reason = line, column, reason or message
+
+
+def text_error(line: int, column: int | None, reason: str) -> BoardTextError:
+    """A BoardTextError whose message starts with its place: ``line 2, column 3: ...``."""
+    where = f"line {line}" + (f", column {column}" if column else "")
+    return BoardTextError(f"{where}: {reason}", line=line, column=column, reason=reason)
 
 
 class BoardTooLargeError(PegsolverError):

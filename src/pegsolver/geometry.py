@@ -26,11 +26,19 @@ GRIDS = (SQUARE, TRIANGLE)
 # The largest board any part of pegsolver accepts; the compiled core may take fewer.
 MAX_SHAPE_HOLES = 128
 
-# Jump directions per grid, in the seed article's try order for square grids
-# (west, north, east, south); triangles continue the same sweep with six.
+# Jump rules and their directions. Orthogonal keeps the seed article's try order
+# (west, north, east, south); diagonal adds NW, NE, SE, SW (G. I. Bell, "Diagonal peg
+# solitaire", INTEGERS 7, 2007); triangular sweeps the six neighbours from the west.
+ORTHOGONAL = "orthogonal"
+DIAGONAL = "diagonal"
+TRIANGULAR = "triangular"
+RULES = (ORTHOGONAL, DIAGONAL, TRIANGULAR)
+GRID_OF_RULES = {ORTHOGONAL: SQUARE, DIAGONAL: SQUARE, TRIANGULAR: TRIANGLE}
+DEFAULT_RULES = {SQUARE: ORTHOGONAL, TRIANGLE: TRIANGULAR}
 DIRECTIONS: dict[str, tuple[Coord, ...]] = {
-    SQUARE: ((0, -1), (-1, 0), (0, 1), (1, 0)),
-    TRIANGLE: ((0, -1), (-1, -1), (-1, 0), (0, 1), (1, 1), (1, 0)),
+    ORTHOGONAL: ((0, -1), (-1, 0), (0, 1), (1, 0)),
+    DIAGONAL: ((0, -1), (-1, 0), (0, 1), (1, 0), (-1, -1), (-1, 1), (1, 1), (1, -1)),
+    TRIANGULAR: ((0, -1), (-1, -1), (-1, 0), (0, 1), (1, 1), (1, 0)),
 }
 
 # Point groups of the lattices as integer linear maps on (row, col).
@@ -38,6 +46,18 @@ _SQUARE_MAPS = (
     ((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0)),
     ((1, 0), (0, -1)), ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((0, -1), (-1, 0)),
 )
+
+
+def grid_for(grid: str | None, rules: str | None) -> str:
+    """The grid named, or the one the rules need (square when neither is given).
+
+    :raises BoardTextError: unknown rules.
+    """
+    if rules is not None and rules not in RULES:
+        raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
+    if grid is None:
+        return GRID_OF_RULES[rules] if rules else SQUARE
+    return grid
 
 
 def _triangle_maps() -> tuple:
@@ -71,15 +91,20 @@ class Jump(NamedTuple):
 class Shape:
     """The holes of a board and the rules that join them.
 
-    :param grid: ``"square"`` (orthogonal jumps) or ``"triangle"`` (six directions).
+    :param grid: ``"square"`` or ``"triangle"``.
     :param coords: one ``(row, col)`` per hole; sorted row-major on construction.
     :param name: a label for messages and output.
-    :raises BoardTextError: no holes, a hole given twice, or an unknown grid.
+    :param rules: ``"orthogonal"`` (4 directions) or ``"diagonal"`` (8) on a square
+        grid, ``"triangular"`` (6) on a triangle grid; None: the grid's usual rules.
+    :raises BoardTextError: no holes, a hole given twice, an unknown grid or rules that
+        do not fit the grid.
+    :raises BoardTooLargeError: more than ``MAX_SHAPE_HOLES`` holes.
     """
 
     grid: str
     coords: tuple[Coord, ...]
     name: str = "custom"
+    rules: str | None = None
     index: dict[Coord, Hole] = field(init=False, repr=False)
     jumps: tuple[Jump, ...] = field(init=False, repr=False)
     slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -88,6 +113,11 @@ class Shape:
     def __post_init__(self) -> None:
         if self.grid not in GRIDS:
             raise BoardTextError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")
+        rules = self.rules or DEFAULT_RULES[self.grid]
+        if GRID_OF_RULES.get(rules) != self.grid:
+            fits = [r for r in RULES if GRID_OF_RULES[r] == self.grid]
+            raise BoardTextError(f"rules {rules!r} do not fit a {self.grid} grid; expected {' or '.join(fits)}")
+        object.__setattr__(self, "rules", rules)
         if not self.coords:
             raise BoardTextError(f"board {self.name!r} has no holes")
         if len(self.coords) > MAX_SHAPE_HOLES:
@@ -119,7 +149,7 @@ class Shape:
 
     @property
     def directions(self) -> tuple[Coord, ...]:
-        return DIRECTIONS[self.grid]
+        return DIRECTIONS[self.rules]
 
     def _find_jumps(self):
         jumps, slots = [], []
@@ -168,4 +198,4 @@ class Shape:
         return out
 
     def __repr__(self) -> str:
-        return f"<Shape {self.name!r}: {self.grid}, {self.size} holes, {len(self.jumps)} jumps>"
+        return f"<Shape {self.name!r}: {self.rules} rules, {self.size} holes, {len(self.jumps)} jumps>"

@@ -2,6 +2,10 @@
 
 Square grids use algebraic coordinates: columns ``a, b, ...`` from the left (``z`` is
 followed by ``aa``), rows ``1, 2, ...`` from the top, so the English centre is ``d4``.
+They also read and write the two-digit column-row numbering of the English literature
+(style ``"numeric"``): the English centre is ``44`` and ``d6-d4`` is ``46-44``; it needs
+at most 9 columns and rows. The API also takes 0-based ``(row, col)`` through
+``Shape.index`` / ``Shape.coords``.
 Triangular grids number holes row by row from the apex, ``1 .. n(n+1)/2``; on the
 15-hole triangle the apex is ``1``, the second row ``2 3`` and the bottom row
 ``11 .. 15``. A jump is written ``from-to`` (``d2-d4``, ``1-4``); a move, several jumps
@@ -33,12 +37,25 @@ def _column_index(letters: str) -> int:
     return col - 1
 
 
-def hole_name(shape: Shape, hole: Hole) -> str:
-    """Name of a hole in the board's notation."""
-    if shape.grid == SQUARE:
-        r, c = shape.coords[hole]
-        return f"{column_letters(c)}{r + 1}"
-    return str(hole + 1)
+STYLES = ("algebraic", "numeric")
+
+
+def hole_name(shape: Shape, hole: Hole, style: str = "algebraic") -> str:
+    """Name of a hole in the board's notation.
+
+    :param style: ``"algebraic"`` (``d4``) or ``"numeric"`` (``44``) on square grids;
+        triangles always use their numbering.
+    :raises InvalidJumpError: numeric style on a board wider or taller than 9.
+    """
+    if shape.grid != SQUARE:
+        return str(hole + 1)
+    r, c = shape.coords[hole]
+    if style == "numeric":
+        if r > 8 or c > 8:
+            raise InvalidJumpError(f"two-digit hole numbers need at most 9 rows and columns; "
+                                   f"board {shape.name!r} is larger")
+        return f"{c + 1}{r + 1}"
+    return f"{column_letters(c)}{r + 1}"
 
 
 _SQUARE_NAME = re.compile(r"([a-z]+)([0-9]+)")
@@ -51,6 +68,11 @@ def parse_hole(shape: Shape, text: str) -> Hole:
     """
     name = text.strip().lower()
     if shape.grid == SQUARE:
+        if len(name) == 2 and name.isdigit() and "0" not in name:
+            rc = (int(name[1]) - 1, int(name[0]) - 1)  # column digit first
+            if rc in shape.index:
+                return shape.index[rc]
+            raise UnknownHoleError(f"no hole {text!r} (column {name[0]}, row {name[1]}) on board {shape.name!r}")
         m = _SQUARE_NAME.fullmatch(name)
         if m:
             rc = (int(m.group(2)) - 1, _column_index(m.group(1)))
@@ -58,14 +80,15 @@ def parse_hole(shape: Shape, text: str) -> Hole:
                 return shape.index[rc]
             raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r}")
         raise UnknownHoleError(
-            f"{text!r} is not a hole name on board {shape.name!r} (expected a column letter and a row number, like d4)")
+            f"{text!r} is not a hole name on board {shape.name!r} "
+            "(expected a column letter and a row number like d4, or two digits, column then row, like 44)")
     if name.isdigit() and 1 <= int(name) <= shape.size:
         return int(name) - 1
     raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r} (holes are numbered 1..{shape.size})")
 
 
-def jump_name(shape: Shape, jump: Jump) -> str:
-    return f"{hole_name(shape, jump.from_hole)}-{hole_name(shape, jump.to_hole)}"
+def jump_name(shape: Shape, jump: Jump, style: str = "algebraic") -> str:
+    return f"{hole_name(shape, jump.from_hole, style)}-{hole_name(shape, jump.to_hole, style)}"
 
 
 def group_moves(jumps: Sequence[Jump]) -> list[list[Jump]]:
@@ -79,8 +102,8 @@ def group_moves(jumps: Sequence[Jump]) -> list[list[Jump]]:
     return moves
 
 
-def move_name(shape: Shape, move: Sequence[Jump]) -> str:
-    return "-".join([hole_name(shape, move[0].from_hole)] + [hole_name(shape, j.to_hole) for j in move])
+def move_name(shape: Shape, move: Sequence[Jump], style: str = "algebraic") -> str:
+    return "-".join([hole_name(shape, move[0].from_hole, style)] + [hole_name(shape, j.to_hole, style) for j in move])
 
 
 def find_jump(shape: Shape, from_hole: Hole, to_hole: Hole) -> Jump:
@@ -95,8 +118,13 @@ def find_jump(shape: Shape, from_hole: Hole, to_hole: Hole) -> Jump:
         f"no jump from {hole_name(shape, from_hole)} to {hole_name(shape, to_hole)} on board {shape.name!r}")
 
 
+def split_moves(text: str) -> list[str]:
+    """Moves of a list separated by commas and/or white space."""
+    return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+
+
 def parse_move(shape: Shape, text: str) -> list[Jump]:
-    """Jumps of a move written ``a-b`` or ``a-b-c...``.
+    """Jumps of a move written ``a-b`` or ``a-b-c...`` (any hole naming style).
 
     :raises InvalidJumpError: fewer than two holes, or two holes no jump joins.
     :raises UnknownHoleError: a name that is not a hole.

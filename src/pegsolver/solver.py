@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import partial
 
 from . import reference
-from ._core import core64
+from ._core import core_for
 from .board import Board
 from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
-from .errors import BoardTooLargeError, PegsolverError
+from .errors import PegsolverError
 from .geometry import Jump
 from .goal import Goal
-from .notation import group_moves, hole_name, jump_name, move_name
+from .notation import group_moves, jump_name, move_name
+from .notation import hole_name as name_of_hole
 from .variants import find_variant
 
 BACKENDS = ("core", "reference")
@@ -96,14 +98,18 @@ class Solution:
         """Jumps grouped into moves (consecutive jumps by one peg)."""
         return group_moves(self.jumps)
 
-    def jump_names(self) -> list[str]:
-        return [jump_name(self.start.shape, j) for j in self.jumps]
+    def jump_names(self, style: str = "algebraic") -> list[str]:
+        """Jumps in notation (``"d2-d4"``; style ``"numeric"``: ``"42-44"``)."""
+        return [jump_name(self.start.shape, j, style) for j in self.jumps]
 
-    def move_names(self) -> list[str]:
-        return [move_name(self.start.shape, m) for m in self.moves]
+    def move_names(self, style: str = "algebraic") -> list[str]:
+        """Moves in notation (``"a4-c4-c2"``)."""
+        return [move_name(self.start.shape, m, style) for m in self.moves]
 
-    def to_json(self) -> dict:
+    def to_json(self, style: str = "algebraic") -> dict:
+        """The answer as JSON-ready data (keys listed in README.md)."""
         shape = self.start.shape
+        hole_name = partial(name_of_hole, style=style)
         return {
             "solved": self.solved,
             "reason": self.reason,
@@ -111,8 +117,8 @@ class Solution:
             "start": self.start.to_text(),
             "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
             "goal": self.goal.to_json(shape),
-            "jumps": self.jump_names(),
-            "moves": self.move_names(),
+            "jumps": self.jump_names(style),
+            "moves": self.move_names(style),
             "final": [hole_name(shape, h) for h in self.final.pegs()],
             "stats": asdict(self.stats),
         }
@@ -146,7 +152,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
-    :raises BoardTooLargeError: more holes than the compiled core takes.
+    :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
     :raises PegsolverError: unknown strategy or backend.
     """
@@ -161,10 +167,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal.check(shape, board.pegs_mask)
     problem = compile_problem(shape, board.pegs_mask, goal, strategy)
     if backend == "core":
-        core = core64()
-        if shape.size > core.MAX_HOLES:
-            raise BoardTooLargeError(
-                f"board {shape.name!r} has {shape.size} holes; the compiled core takes at most {core.MAX_HOLES}")
+        core = core_for(shape.size, shape.name)
         out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
                           problem.goal_holes, problem.goal_count, problem.nholes,
                           problem.strategy_code, problem.use_table, limit.nodes or 0,

@@ -19,15 +19,19 @@ style writes ``x``/``-``/``.`` side by side instead.
 """
 from __future__ import annotations
 
-from .errors import BoardTextError, BoardTooLargeError
-from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape
+from .errors import BoardTextError, BoardTooLargeError, text_error
+from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape, grid_for
 
 SEED_PEG, SEED_EMPTY, SEED_OFF = "xX", "-", "."
 COMMON_PEG, COMMON_EMPTY = "oO●", ".○"
 
 
-def parse_board_text(text: str, grid: str = SQUARE, name: str = "custom") -> tuple[Shape, int]:
+def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
+                     rules: str | None = None) -> tuple[Shape, int]:
     """Read board text.
+
+    :param grid: ``"square"`` or ``"triangle"``; None: the grid of ``rules``, else square.
+    :param rules: jump rules (see :class:`~pegsolver.geometry.Shape`); None: the grid's usual.
 
     :returns: ``(shape, pegs)``, pegs a bitboard over the shape's holes.
     :raises BoardTextError: empty text, tabs, unknown or mixed characters, holes off the
@@ -35,6 +39,7 @@ def parse_board_text(text: str, grid: str = SQUARE, name: str = "custom") -> tup
     """
     if not isinstance(text, str):
         raise BoardTextError(f"board text must be a string, not {type(text).__name__}")
+    grid = grid_for(grid, rules)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     seed_chars = set(SEED_PEG + SEED_EMPTY)
     common_chars = set(COMMON_PEG + "○")
@@ -55,10 +60,10 @@ def parse_board_text(text: str, grid: str = SQUARE, name: str = "custom") -> tup
                     raise BoardTooLargeError(f"board text has more than {MAX_SHAPE_HOLES} holes, "
                                              "more than any board pegsolver supports")
             elif ch == "\t":
-                raise BoardTextError(f"line {y}: tab character in board text; draw the board with spaces")
+                raise text_error(y, None, "tab character in board text; draw the board with spaces")
             elif ch not in off_chars:
                 fmt = "x peg, - empty, . off board" if seed else "o peg, . empty, space off board"
-                raise BoardTextError(f"line {y}, column {x + 1}: unknown character {ch!r} in board text ({fmt})")
+                raise text_error(y, x + 1, f"unknown character {ch!r} in board text ({fmt})")
     if not cells:
         raise BoardTextError("board text has no holes" if text.strip() else "board text is empty")
     if grid == TRIANGLE:
@@ -67,7 +72,7 @@ def parse_board_text(text: str, grid: str = SQUARE, name: str = "custom") -> tup
         coords = _square_coords(cells)
     else:
         raise BoardTextError(f"unknown grid {grid!r}; expected square or triangle")
-    shape = Shape(grid, tuple(coords), name=name)
+    shape = Shape(grid, tuple(coords), name=name, rules=rules)
     # Shape sorts and shifts coordinates; find each cell's hole through the same shift.
     r0 = min(r for r, _ in coords)
     c0 = min(c for _, c in coords)
@@ -94,9 +99,8 @@ def _triangle_coords(cells):
     parities = {(x + y) % 2 for y, x, _ in cells}
     if len(parities) > 1:
         y, x, _ = next(c for c in cells if (c[0] + c[1]) % 2 != (cells[0][0] + cells[0][1]) % 2)
-        raise BoardTextError(
-            f"line {y}, column {x + 1}: hole is off the triangular lattice "
-            "(draw one space between cells and offset each row by one character)")
+        raise text_error(y, x + 1, "hole is off the triangular lattice "
+                         "(draw one space between cells and offset each row by one character)")
     return [(y, (x + y) // 2) for y, x, _ in cells]
 
 

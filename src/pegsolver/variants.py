@@ -1,80 +1,100 @@
 """Named board variants, each with its standard start and goal.
 
 ``find_variant(name)`` looks a name up (case-insensitive, aliases allowed);
-``Variant.board()`` builds the start position.
+``Variant.board()`` builds the start position. Families take a size in the name:
+``triangleN``, ``squareN`` (N x N), ``rectRxC`` (R rows, C columns). Any square-grid
+name followed by ``-diagonal`` gives the same board with diagonal jumps as well
+(G. I. Bell, "Diagonal peg solitaire", INTEGERS 7, 2007).
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .board import Board
 from .errors import BoardTooLargeError, UnknownVariantError
-from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape
+from .geometry import DIAGONAL, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, GRID_OF_RULES, Coord, Shape
 from .goal import Goal
 from .notation import parse_hole
-from .textboard import parse_board_text
-
-_ENGLISH = """\
-    o o o
-    o o o
-o o o o o o o
-o o o . o o o
-o o o o o o o
-    o o o
-    o o o"""
-
-_FRENCH = """\
-    o o o
-  o o o o o
-. o o o o o o
-o o o o o o o
-o o o o o o o
-  o o o o o
-    o o o"""
 
 
 @dataclass(frozen=True)
 class Variant:
     """A named board with its standard start and goal.
 
-    :param text: the start position drawn as text (see :mod:`pegsolver.textboard`).
+    :param coords: ``(row, col)`` of each hole (skew coordinates on triangles).
+    :param vacant: hole names empty at the start.
     :param finish: hole name of the standard single-peg finish, or None for anywhere.
     """
 
     name: str
-    grid: str
-    text: str
+    rules: str
+    coords: tuple[Coord, ...]
+    vacant: tuple[str, ...]
     finish: str | None
     description: str
     aliases: tuple[str, ...] = field(default=())
 
+    @property
+    def grid(self) -> str:
+        return GRID_OF_RULES[self.rules]
+
+    def shape(self) -> Shape:
+        return _shape(self.rules, self.coords, self.name)
+
     def board(self) -> Board:
-        shape, pegs = _parse_cached(self.text, self.grid, self.name)
-        return Board(shape, pegs, variant=self)
+        shape = self.shape()
+        vacant = sum(1 << parse_hole(shape, h) for h in self.vacant)
+        return Board(shape, shape.full_mask & ~vacant, variant=self)
 
     def goal(self, shape: Shape) -> Goal:
         return Goal.at(parse_hole(shape, self.finish)) if self.finish else Goal.anywhere()
 
+    @property
+    def text(self) -> str:
+        """The start position drawn as text."""
+        return self.board().to_text()
+
 
 @lru_cache(maxsize=64)
-def _parse_cached(text: str, grid: str, name: str):
-    # Shapes are immutable, so variant boards share one (saves the symmetry search).
-    return parse_board_text(text, grid=grid, name=name)
+def _shape(rules: str, coords: tuple[Coord, ...], name: str) -> Shape:
+    # Shapes are immutable, so boards of one variant share one (saves the symmetry search).
+    return Shape(GRID_OF_RULES[rules], coords, name=name, rules=rules)
+
+
+def _grid(rows: int, cols: int, keep) -> tuple[Coord, ...]:
+    return tuple((r, c) for r in range(rows) for c in range(cols) if keep(r, c))
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("english", SQUARE, _ENGLISH, "d4",
-            "English 33-hole cross; start with the centre d4 vacant, finish with one peg at d4",
+    Variant("english", ORTHOGONAL, _grid(7, 7, lambda r, c: 2 <= r <= 4 or 2 <= c <= 4), ("d4",), "d4",
+            "English 33-hole cross; centre d4 vacant, finish with one peg at d4",
             aliases=("english33", "british", "33")),
-    Variant("french", SQUARE, _FRENCH, None,
-            "French (European) 37-hole board; start with a3 vacant, finish with one peg anywhere "
-            "(the centre start has no single-peg finish)",
+    Variant("french", ORTHOGONAL, _grid(7, 7, lambda r, c: abs(r - 3) + abs(c - 3) <= 4), ("a3",), None,
+            "French (European) 37-hole board; a3 vacant, one peg anywhere "
+            "(the centre start has no one-peg finish)",
             aliases=("european", "french37", "37")),
+    Variant("wiegleb", ORTHOGONAL, _grid(9, 9, lambda r, c: 3 <= r <= 5 or 3 <= c <= 5), ("e5",), "e5",
+            "Wiegleb's 45-hole cross (9 x 9, arms 3 wide and 3 long); centre e5 vacant, finish at e5",
+            aliases=("wiegleb45", "german", "45")),
+    Variant("diamond", ORTHOGONAL, _grid(9, 9, lambda r, c: abs(r - 4) + abs(c - 4) <= 4), ("e2",), None,
+            "diamond 41 (|row-5| + |col-5| <= 4 on 9 x 9); e2 vacant, one peg anywhere "
+            "(the centre start has no one-peg finish)",
+            aliases=("diamond41", "41")),
+    Variant("asymmetric", ORTHOGONAL,
+            _grid(8, 8, lambda r, c: 3 <= r <= 5 or 2 <= c <= 4 and r <= 7), ("d5",), None,
+            "asymmetric 3-3-2-2 cross, 39 holes (arms 3 long at the top and right, 2 at the "
+            "bottom and left); d5 vacant, one peg anywhere",
+            aliases=("3-3-2-2", "asymmetric39", "39")),
 )
 
-_TRIANGLE_NAME = re.compile(r"(?:triangle|tri)[-_:]?(\d*)")
+_FAMILY = re.compile(r"(?P<kind>triangle|tri|square|rect|rectangle)[-_:]?(?P<a>\d*)(?:x(?P<b>\d+))?")
+
+
+def _check_size(name: str, holes: int) -> None:
+    if holes > MAX_SHAPE_HOLES:
+        raise BoardTooLargeError(f"{name} has {holes} holes; the largest board supported has {MAX_SHAPE_HOLES}")
 
 
 def triangle(side: int) -> Variant:
@@ -86,28 +106,59 @@ def triangle(side: int) -> Variant:
     if side < 1:
         raise UnknownVariantError(f"unsupported variant: triangle of side {side} (the side must be at least 1)")
     holes = side * (side + 1) // 2
-    if holes > MAX_SHAPE_HOLES:
-        raise BoardTooLargeError(
-            f"triangle of side {side} has {holes} holes; the largest board supported has {MAX_SHAPE_HOLES}")
-    rows = [" " * (side - 1 - r) + " ".join("o" * (r + 1)) for r in range(side)]
-    rows[0] = rows[0].replace("o", ".")
-    return Variant(f"triangle{side}", TRIANGLE, "\n".join(rows), None,
-                   f"triangle of side {side} ({holes} holes, 6 jump directions); start with the apex (hole 1) "
-                   "vacant, finish with one peg anywhere",
-                   aliases=(f"triangle-{side}",))
+    _check_size(f"triangle of side {side}", holes)
+    return Variant(f"triangle{side}", TRIANGULAR, tuple((r, c) for r in range(side) for c in range(r + 1)),
+                   ("1",), None,
+                   f"triangle of side {side} ({holes} holes, 6 jump directions); apex (hole 1) vacant, "
+                   "one peg anywhere", aliases=(f"triangle-{side}",))
+
+
+def rectangle(rows: int, cols: int) -> Variant:
+    """Rectangle of ``rows`` x ``cols`` holes, corner a1 vacant, one peg anywhere.
+
+    :raises BoardTooLargeError: more holes than any board pegsolver supports.
+    :raises UnknownVariantError: a side below 1.
+    """
+    if rows < 1 or cols < 1:
+        raise UnknownVariantError(f"unsupported variant: rectangle {rows}x{cols} (sides must be at least 1)")
+    _check_size(f"rectangle {rows}x{cols}", rows * cols)
+    name = f"square{rows}" if rows == cols else f"rect{rows}x{cols}"
+    return Variant(name, ORTHOGONAL, _grid(rows, cols, lambda r, c: True), ("a1",), None,
+                   f"{rows} x {cols} rectangle ({rows * cols} holes); corner a1 vacant, one peg anywhere")
 
 
 def find_variant(name: str) -> Variant:
-    """Variant by name or alias; ``triangleN`` (also ``triangle-N``, ``triN``) for any side.
+    """Variant by name or alias; families: ``triangleN``, ``squareN``, ``rectRxC``; a
+    ``-diagonal`` suffix adds diagonal jumps to a square-grid board.
 
     :raises UnknownVariantError: no variant has this name.
+    :raises BoardTooLargeError: a family member with more than ``MAX_SHAPE_HOLES`` holes.
     """
+    if not isinstance(name, str):
+        raise UnknownVariantError(f"a variant name must be a string, not {type(name).__name__}")
     key = name.strip().lower()
+    if key.endswith("-diagonal"):
+        base = find_variant(key[: -len("-diagonal")])
+        if base.rules != ORTHOGONAL:
+            raise UnknownVariantError(f"unsupported variant: {name!r} (diagonal jumps need a square grid)")
+        return replace(base, name=base.name + "-diagonal", rules=DIAGONAL, aliases=(),
+                       description=base.description + "; diagonal jumps allowed")
     for v in VARIANTS:
         if key == v.name or key in v.aliases:
             return v
-    m = _TRIANGLE_NAME.fullmatch(key)
+    m = _FAMILY.fullmatch(key)
     if m:
-        return triangle(int(m.group(1)) if m.group(1) else 5)
-    known = ", ".join([v.name for v in VARIANTS] + ["triangleN"])
+        kind, a, b = m.group("kind"), m.group("a"), m.group("b")
+        if kind in ("triangle", "tri") and not b:
+            return triangle(int(a) if a else 5)
+        if kind == "square" and a and not b:
+            return rectangle(int(a), int(a))
+        if kind.startswith("rect") and a and b:
+            return rectangle(int(a), int(b))
+    known = ", ".join([v.name for v in VARIANTS] + ["triangleN", "squareN", "rectRxC", "NAME-diagonal"])
     raise UnknownVariantError(f"unsupported variant: {name!r} (known: {known})")
+
+
+def catalogue() -> list[Variant]:
+    """The named variants and one example of each family, for listings."""
+    return list(VARIANTS) + [triangle(5), rectangle(6, 6), rectangle(4, 7), find_variant("english-diagonal")]

@@ -1,0 +1,177 @@
+"""Board files: a board, its rules and an optional goal in TOML.
+
+Example (every key but ``board`` or ``variant`` is optional)::
+
+    name = "english"
+    rules = "orthogonal"   # orthogonal (4 directions), diagonal (8) or triangular (6)
+    board = \'\'\'
+        o o o
+        o o o
+    o o o o o o o
+    o o o . o o o
+    o o o o o o o
+        o o o
+        o o o
+    \'\'\'
+    [goal]
+    finish = "d4"          # a hole; a list of holes (exact final pattern); or "any"
+    pegs = 1               # with finish = "any": pegs to leave (default 1)
+
+Instead of ``board``, ``variant = "french"`` starts from a named variant; ``vacant =
+["c1"]`` then empties just those holes (of either). The board is drawn as in
+:mod:`pegsolver.textboard`; a literal multi-line string (``\'\'\'``) keeps backslashes
+and quotes as drawn. Errors name the file line.
+"""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+from .board import Board
+from .errors import BoardTextError, PegsolverError
+from .geometry import RULES, grid_for
+from .goal import Goal
+from .notation import hole_name, parse_hole
+from .textboard import parse_board_text
+
+KEYS = {"name", "rules", "board", "variant", "vacant", "goal"}
+GOAL_KEYS = {"finish", "pegs"}
+
+
+def _line_of(raw: str, pattern: str) -> int | None:
+    m = re.search(pattern, raw, flags=re.MULTILINE)
+    return raw.count("\n", 0, m.start()) + 1 if m else None
+
+
+def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
+    """Read a board file's text.
+
+    :returns: ``(board, goal)``; goal is None when the file gives none.
+    :raises BoardTextError: invalid TOML, unknown keys, a malformed board drawing, bad
+        rules or goal; the message names ``source`` and the line.
+    """
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as e:
+        raise BoardTextError(f"{source}: not valid TOML: {e}") from None
+
+    def fail(key: str, reason: str):
+        line = _line_of(raw, rf"^\s*{re.escape(key)}\s*=")
+        where = f", line {line}" if line else ""
+        return BoardTextError(f"{source}{where}: {reason}")
+
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise fail(unknown[0], f"unknown key {unknown[0]!r}; expected {', '.join(sorted(KEYS))}")
+    name = data.get("name", Path(source).stem if source != "board file" else "custom")
+    rules = data.get("rules")
+    if rules is not None and rules not in RULES:
+        raise fail("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
+    if ("board" in data) == ("variant" in data):
+        raise BoardTextError(f"{source}: give exactly one of 'board' (a drawing) or 'variant' (a name)")
+    if "variant" in data:
+        from .variants import find_variant  # variants import this module's siblings only
+        variant = find_variant(str(data["variant"]))
+        if rules and rules != variant.rules:
+            variant = find_variant(variant.name + "-diagonal") if rules == "diagonal" else None
+            if variant is None:
+                raise fail("rules", f"rules {rules!r} do not apply to variant {data['variant']!r}")
+        board = variant.board()
+    else:
+        if not isinstance(data["board"], str):
+            raise fail("board", "'board' must be a string drawing the board")
+        board = _parse_drawing(raw, data["board"], source, name, rules)
+    if "vacant" in data:
+        holes = data["vacant"] if isinstance(data["vacant"], list) else [data["vacant"]]
+        try:
+            empty = {parse_hole(board.shape, str(h)) for h in holes}
+        except PegsolverError as e:
+            raise fail("vacant", str(e)) from None
+        board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in empty))
+        if not board.pegs_mask:
+            raise fail("vacant", "'vacant' leaves no peg on the board")
+    goal = _goal(data.get("goal"), board, fail)
+    return board, goal
+
+
+def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | None) -> Board:
+    try:
+        shape, pegs = parse_board_text(text, grid=grid_for(None, rules), name=name, rules=rules)
+    except BoardTextError as e:
+        start = _line_of(raw, r"^\s*board\s*=")
+        if e.line is None or start is None:
+            raise BoardTextError(f"{source}: {e}") from None
+        # A multi-line string that opens at the end of its line starts on the next one.
+        opener = raw.splitlines()[start - 1]
+        first = start + 1 if re.search(r"=\s*('''|\"\"\")\s*$", opener) else start
+        col = f", column {e.column}" if e.column else ""
+        raise BoardTextError(f"{source}, line {first + e.line - 1}{col}: {e.reason}") from None
+    return Board(shape, pegs)
+
+
+def _goal(table, board: Board, fail) -> Goal | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise fail("goal", "'goal' must be a table: [goal] with finish and/or pegs")
+    unknown = sorted(set(table) - GOAL_KEYS)
+    if unknown:
+        raise fail(unknown[0], f"unknown goal key {unknown[0]!r}; expected finish or pegs")
+    finish = table.get("finish", "any")
+    pegs = table.get("pegs", 1)
+    if not isinstance(pegs, int) or isinstance(pegs, bool) or pegs < 1:
+        raise fail("pegs", f"goal pegs must be a whole number of at least 1, not {pegs!r}")
+    try:
+        if isinstance(finish, str) and finish.lower() in ("any", "anywhere"):
+            return Goal.anywhere(pegs)
+        holes = [finish] if isinstance(finish, str) else finish
+        if not isinstance(holes, list) or not holes:
+            raise fail("finish", f"goal finish must be a hole, a list of holes or 'any', not {finish!r}")
+        indices = [parse_hole(board.shape, str(h)) for h in holes]
+    except PegsolverError as e:
+        if isinstance(e, BoardTextError):
+            raise
+        raise fail("finish", str(e)) from None
+    if len(set(indices)) != len(indices):
+        raise fail("finish", "goal finish lists a hole twice")
+    if "pegs" in table and pegs != len(indices):
+        raise fail("pegs", f"goal pegs = {pegs} but finish lists {len(indices)} holes")
+    return Goal.pattern(indices)
+
+
+def load(path: str | Path) -> tuple[Board, Goal | None]:
+    """Read a board file (see the module docstring).
+
+    :raises BoardTextError: unreadable file or any fault :func:`loads` reports.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BoardTextError(f"cannot read board file {str(path)!r}: {e}") from None
+    return loads(raw, source=str(path))
+
+
+def dumps(board: Board, goal: Goal | None = None) -> str:
+    """A board file for this board (and goal): :func:`loads` reads it back equal."""
+    shape = board.shape
+    lines = [f"name = {_quote(shape.name)}", f"rules = {_quote(shape.rules)}",
+             "board = '''", board.to_text(), "'''"]
+    if goal is not None:
+        lines.append("\n[goal]")
+        if goal.finish is None:
+            lines += ['finish = "any"', f"pegs = {goal.pegs}"]
+        else:
+            names = [hole_name(shape, h) for h in sorted(goal.finish)]
+            lines.append(f"finish = {_quote(names[0])}" if len(names) == 1
+                         else "finish = [" + ", ".join(map(_quote, names)) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _quote(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+
+
+__all__ = ["load", "loads", "dumps"]

@@ -1,0 +1,49 @@
+"""Checking a move list typed from a book or another program."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import Board
+from .errors import PegsolverError
+from .geometry import Jump
+from .notation import parse_move, split_moves
+
+
+@dataclass
+class ReplayReport:
+    """What :func:`replay_moves` found.
+
+    ``moves``: the legal moves played, as (text, jumps); ``jumps``: all legal jumps;
+    ``board``: the position after them; ``error``: None, or why move number
+    ``error_index`` (0-based), written ``error_text``, is illegal or unreadable.
+    """
+
+    board: Board
+    moves: list[tuple[str, list[Jump]]] = field(default_factory=list)
+    jumps: list[Jump] = field(default_factory=list)
+    error: str | None = None
+    error_index: int = -1
+    error_text: str = ""
+
+
+def replay_moves(start: Board, text: str) -> ReplayReport:
+    """Play the moves in ``text`` (commas or spaces between moves; ``a-b`` or ``a-b-c``,
+    any hole notation) from ``start``, stopping at the first illegal or unreadable one.
+
+    :returns: a :class:`ReplayReport`; ``start`` is not changed.
+    :raises PegsolverError: ``text`` holds no moves.
+    """
+    tokens = split_moves(text)
+    if not tokens:
+        raise PegsolverError("no moves given to replay")
+    board = start.with_pegs(start.pegs_mask)
+    report = ReplayReport(board)
+    for k, token in enumerate(tokens):
+        try:
+            jumps = board.push_move(token)
+        except PegsolverError as e:
+            report.error, report.error_index, report.error_text = str(e), k, token
+            break
+        report.moves.append((token, jumps))
+        report.jumps.extend(jumps)
+    return report
