@@ -5,6 +5,7 @@
 >>> sol.solved, len(sol.jumps), sol.final.pegs() == [sol.start.hole("d4")]
 (True, 31, True)
 """
+from . import boardfile
 from .board import Board
 from .compile import DEFAULT_STRATEGY, STRATEGIES
 from .errors import (BoardTextError, BoardTooLargeError, CoreMissingError, GoalError, IllegalJumpError,
@@ -18,7 +19,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board", "Shape", "Jump", "Goal", "Limit", "Solution", "Stats", "Variant", "VARIANTS",
-    "STRATEGIES", "DEFAULT_STRATEGY", "solve", "find_variant",
+    "STRATEGIES", "DEFAULT_STRATEGY", "solve", "find_variant", "boardfile",
     "PegsolverError", "BoardTextError", "BoardTooLargeError", "UnknownVariantError",
     "UnknownHoleError", "InvalidJumpError", "IllegalJumpError", "GoalError", "CoreMissingError",
 ]

@@ -1,25 +1,28 @@
 """The compile step: a shape, a start and a goal become the plain arrays the core reads."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .geometry import Shape
+from .geometry import SQUARE, Shape
 from .goal import Goal
 
-# name -> (core strategy code, use the table, use symmetry); codes match pegcore.
-STRATEGIES: dict[str, tuple[int, bool, bool]] = {
-    "seed": (0, False, False),
-    "dfs": (1, False, False),
-    "table": (1, True, False),
-    "symmetry": (1, True, True),
+# name -> (core strategy code, use the table, use symmetry, jump order); codes match pegcore.
+STRATEGIES: dict[str, tuple[int, bool, bool, str]] = {
+    "seed": (0, False, False, "table"),
+    "dfs": (1, False, False, "table"),
+    "table": (1, True, False, "table"),
+    "symmetry": (1, True, True, "table"),
+    "ordered": (1, True, True, "outside-in"),
 }
 STRATEGY_HELP = {
     "seed": "the seed article's search: row-by-row scan, directions W N E S, no table",
     "dfs": "depth-first search in jump-table order, no table",
     "table": "dfs + a table of positions proven dead",
     "symmetry": "dfs + table, positions keyed up to the symmetries that fix the goal",
+    "ordered": "symmetry + jumps tried outside-in: pegs far from the centre first, landing nearer it first",
 }
 DEFAULT_STRATEGY = "symmetry"
 
@@ -28,7 +31,8 @@ DEFAULT_STRATEGY = "symmetry"
 class Problem:
     """Arrays for one search (see ``pegcore._search64.search`` for their meaning)."""
 
-    jumps: np.ndarray        # (n_jumps, 3) int32: from, over, to
+    order: np.ndarray        # (n_jumps,) int32: row k of jumps is shape.jumps[order[k]]
+    jumps: np.ndarray        # (n_jumps, 3) int32: from, over, to, in the order tried
     slots: np.ndarray        # (n_holes, n_dir) int32: jump index or -1
     perms: np.ndarray        # (n_sym, n_holes) int32, identity left out
     start: np.ndarray        # (n_pegs,) int32
@@ -47,13 +51,36 @@ def goal_symmetries(shape: Shape, goal: Goal) -> list[tuple[int, ...]]:
     return [p for p in shape.symmetries if shape.map_mask(p, target) == target]
 
 
+def centre_distance(shape: Shape) -> list[float]:
+    """Euclidean distance of each hole from the centroid of the board (in hole spacings)."""
+    if shape.grid == SQUARE:
+        points = [(float(r), float(c)) for r, c in shape.coords]
+    else:  # skew coordinates drawn on the plane
+        points = [(r * math.sqrt(3) / 2, c - r / 2) for r, c in shape.coords]
+    cy = sum(p[0] for p in points) / len(points)
+    cx = sum(p[1] for p in points) / len(points)
+    return [round(math.hypot(y - cy, x - cx), 9) for y, x in points]
+
+
+def jump_order(shape: Shape, order: str) -> list[int]:
+    """Indices into ``shape.jumps`` in the order a search tries them."""
+    if order == "table":
+        return list(range(len(shape.jumps)))
+    d = centre_distance(shape)
+    return sorted(range(len(shape.jumps)), key=lambda k: (-d[shape.jumps[k].from_hole], d[shape.jumps[k].to_hole], k))
+
+
 def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str) -> Problem:
-    code, use_table, use_sym = STRATEGIES[strategy]
+    code, use_table, use_sym, order_name = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size
+    order = jump_order(shape, order_name)
+    rank = {k: i for i, k in enumerate(order)}
+    slots = [[rank[j] if j >= 0 else -1 for j in row] for row in shape.slots]
     return Problem(
-        jumps=np.array(shape.jumps, dtype=np.int32).reshape(-1, 3),
-        slots=np.array(shape.slots, dtype=np.int32).reshape(n, len(shape.directions)),
+        order=np.array(order, dtype=np.int32),
+        jumps=np.array([shape.jumps[k] for k in order], dtype=np.int32).reshape(-1, 3),
+        slots=np.array(slots, dtype=np.int32).reshape(n, len(shape.directions)),
         perms=np.array(perms, dtype=np.int32).reshape(-1, n),
         start=np.array([h for h in range(n) if start_mask >> h & 1], dtype=np.int32),
         goal_holes=np.array(sorted(goal.finish or ()), dtype=np.int32),

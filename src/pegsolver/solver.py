@@ -179,7 +179,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
         table_hits=out["table_hits"], table_entries=out["table_entries"],
         table_bytes=out["table_bytes"], seconds=out["seconds"])
-    jumps = [shape.jumps[j] for j in out["path"]]
+    jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
     reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
     return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats)
 
