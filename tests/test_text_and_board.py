@@ -64,7 +64,8 @@ def test_push_pop_and_illegal_reasons():
         board.pop()
 
 
-@pytest.mark.parametrize("name,size", [("english", 8), ("french", 8), ("triangle5", 6), ("triangle3", 6), ("triangle1", 1)])
+@pytest.mark.parametrize("name,size", [
+    ("english", 8), ("french", 8), ("triangle5", 6), ("triangle3", 6), ("triangle1", 1)])
 def test_symmetry_groups_are_derived_from_the_shape(name, size):
     text = pegsolver.find_variant(name).text
     shape = Board.from_text(text.replace(".", "o"), grid=pegsolver.find_variant(name).grid).shape

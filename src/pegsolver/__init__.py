@@ -8,8 +8,17 @@
 from . import boardfile
 from .board import Board
 from .compile import DEFAULT_STRATEGY, STRATEGIES
-from .errors import (BoardTextError, BoardTooLargeError, CoreMissingError, GoalError, IllegalJumpError,
-                     InvalidJumpError, PegsolverError, UnknownHoleError, UnknownVariantError)
+from .errors import (
+                     BoardTextError,
+                     BoardTooLargeError,
+                     CoreMissingError,
+                     GoalError,
+                     IllegalJumpError,
+                     InvalidJumpError,
+                     PegsolverError,
+                     UnknownHoleError,
+                     UnknownVariantError,
+)
 from .geometry import Jump, Shape
 from .goal import Goal
 from .solver import Limit, Solution, Stats, solve

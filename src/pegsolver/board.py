@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import BoardTextError, IllegalJumpError, InvalidJumpError
-from .geometry import SQUARE, Hole, Jump, Shape, grid_for
+from .errors import BoardTextError, IllegalJumpError
+from .geometry import Hole, Jump, Shape, grid_for
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .board import Board
 from .errors import PegsolverError
 from .geometry import Jump
-from .notation import parse_move, split_moves
+from .notation import split_moves
 
 
 @dataclass

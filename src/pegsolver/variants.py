@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .board import Board
 from .errors import BoardTooLargeError, UnknownVariantError
-from .geometry import DIAGONAL, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, GRID_OF_RULES, Coord, Shape
+from .geometry import DIAGONAL, GRID_OF_RULES, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, Coord, Shape
 from .goal import Goal
 from .notation import parse_hole
 
