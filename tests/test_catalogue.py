@@ -102,9 +102,10 @@ def test_triangle4_finishes_from_each_vacancy():
                 assert_solves(sol, finish=[f])
                 finishes.add(f)
             else:
-                assert sol.reason == "exhausted"
-            ref = solve(start, Goal.at(f), backend="reference")
-            assert ref.solved == sol.solved
+                assert sol.reason in ("exhausted", "position class")
+            # exhaustive search without the class proof, in pure Python, agrees
+            ref = solve(start, Goal.at(f), backend="reference", proofs=False)
+            assert ref.solved == sol.solved and ref.reason in ("solved", "exhausted")
         table[v] = finishes
     corners = [parse_hole(shape, n) for n in ("1", "7", "10")]
     assert all(not table[c] for c in corners)

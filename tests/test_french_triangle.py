@@ -26,7 +26,7 @@ def test_french_centre_stops_at_its_node_limit_within_its_table_budget():
     board = pegsolver.find_variant("french").board()
     start = board.with_pegs(board.shape.full_mask & ~(1 << board.hole("d4")))
     budget = 1 << 20
-    sol = solve(start, Goal.anywhere(), limit=Limit(nodes=300_000, table_bytes=budget))
+    sol = solve(start, Goal.anywhere(), limit=Limit(nodes=300_000, table_bytes=budget), proofs=False)
     assert not sol.solved and sol.reason == "node limit"
     assert sol.stats.nodes == 300_000
     assert 0 < sol.stats.table_bytes <= budget
@@ -36,7 +36,7 @@ def test_french_centre_stops_at_its_node_limit_within_its_table_budget():
 def test_time_limit_stops_a_search():
     board = pegsolver.find_variant("french").board()
     start = board.with_pegs(board.shape.full_mask & ~(1 << board.hole("d4")))
-    sol = solve(start, Goal.anywhere(), limit=Limit(seconds=0.2))
+    sol = solve(start, Goal.anywhere(), limit=Limit(seconds=0.2), proofs=False)
     assert sol.reason == "time limit"
     assert 0.2 <= sol.stats.seconds < 2
 
@@ -74,7 +74,7 @@ def test_small_triangles_cannot_finish_with_one_peg(side):
     for vacancy in range(board.shape.size):
         start = board.with_pegs(board.shape.full_mask & ~(1 << vacancy))
         for strategy in pegsolver.STRATEGIES:
-            sol = solve(start, Goal.anywhere(), strategy=strategy)
+            sol = solve(start, Goal.anywhere(), strategy=strategy, proofs=False)
             assert not sol.solved and sol.reason == "exhausted"
             assert sol.stats.seconds < 0.5
 

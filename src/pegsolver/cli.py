@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
     s.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_BYTES / 2**20, metavar="MB",
                    help=f"memory for the table of dead positions in MiB (default: {DEFAULT_TABLE_BYTES >> 20})")
+    s.add_argument("--no-proofs", dest="proofs", action="store_false",
+                   help="search even when position classes prove the problem impossible")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
     s.add_argument("--notation", choices=STYLES, default="algebraic",
                    help="hole names on square boards: algebraic (d4) or numeric (44)")
@@ -137,6 +139,8 @@ def print_text(sol, show_boards: bool, style: str) -> None:
         print("final: " + " ".join(name(h) for h in sol.final.pegs()))
     elif sol.reason == "exhausted":
         print("no solution: every position reachable from the start was searched")
+    elif sol.reason == "position class":
+        print(f"impossible: {sol.explanation}")
     else:
         print(f"not solved: stopped by {sol.reason} before a solution was found; nothing proved")
     print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
@@ -152,7 +156,7 @@ def cmd_solve(args) -> int:
     if args.seconds < 0:
         raise PegsolverError(f"--seconds must be 0 (no limit) or positive, not {args.seconds:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
-    sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend)
+    sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs)
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:

@@ -7,6 +7,7 @@ from functools import partial
 from . import reference
 from ._core import core_for
 from .board import Board
+from .classes import class_finishes, has_classes, position_class
 from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
 from .errors import PegsolverError
 from .geometry import Jump
@@ -69,7 +70,8 @@ class Solution:
     """The answer of :func:`solve`.
 
     ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise
-    ``reason`` says why not: ``"exhausted"`` (proved: no solution exists),
+    ``reason`` says why not: ``"position class"`` (proved impossible before any search;
+    ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
     ``"node limit"``, ``"time limit"`` or ``"interrupted"`` (Ctrl-C; nothing proved).
     Truthy exactly when solved.
     """
@@ -80,6 +82,7 @@ class Solution:
     reason: str
     jumps: list[Jump]
     stats: Stats
+    explanation: str = ""
     final: Board = field(init=False)
 
     def __post_init__(self):
@@ -113,6 +116,7 @@ class Solution:
         return {
             "solved": self.solved,
             "reason": self.reason,
+            "explanation": self.explanation,
             "board": shape.name,
             "start": self.start.to_text(),
             "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
@@ -140,8 +144,25 @@ def default_goal(board: Board, strategy: str) -> Goal:
     return board.variant.goal(board.shape)
 
 
+def class_obstacle(board: Board, goal: Goal) -> str | None:
+    """Why position classes forbid the problem, in words, or None if they allow it."""
+    shape = board.shape
+    if not has_classes(shape):
+        return None
+    kind = "de Bruijn's 16 classes" if shape.grid == "square" else "Bell's 4 triangular classes"
+    if goal.finish is not None:
+        if position_class(shape, board.pegs_mask) != position_class(shape, goal.finish_mask()):
+            return (f"the start and the finish {goal.describe(shape)} are in different position classes "
+                    f"({kind}), and no jump changes a position's class")
+        return None
+    if goal.pegs == 1 and not class_finishes(shape, board.pegs_mask):
+        return (f"no single hole is in the start's position class ({kind}), so no jump sequence "
+                f"can leave one peg anywhere")
+    return None
+
+
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
-          limit: Limit | None = None, backend: str = "core") -> Solution:
+          limit: Limit | None = None, backend: str = "core", proofs: bool = True) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -149,6 +170,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :param strategy: one of ``STRATEGIES`` (see ``compile.STRATEGY_HELP``).
     :param limit: nodes, seconds and table memory; None: no limits, default table.
     :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
+    :param proofs: first test position classes and answer "position class" at once when
+        they forbid the problem; False searches regardless (to measure the search).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -166,6 +189,11 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     shape = board.shape
     goal.check(shape, board.pegs_mask)
     problem = compile_problem(shape, board.pegs_mask, goal, strategy)
+    obstacle = class_obstacle(board, goal) if proofs else None
+    if obstacle:
+        stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
+                      dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0)
+        return Solution(board.with_pegs(board.pegs_mask), goal, False, "position class", [], stats, obstacle)
     if backend == "core":
         core = core_for(shape.size, shape.name)
         out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
