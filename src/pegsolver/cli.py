@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from . import boardfile
 from .board import Board
+from .classes import class_finishes, has_classes
 from .compile import DEFAULT_STRATEGY, STRATEGIES, STRATEGY_HELP
 from .errors import BoardTextError, CoreMissingError, PegsolverError
 from .geometry import GRIDS, RULES
@@ -57,6 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--vacant", nargs="+", metavar="HOLE", help="start with every hole filled except these")
     r.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names in the report")
     r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    c = sub.add_parser("classes", help="for each single vacancy, the finishes its position class allows",
+                       description="For each single-vacancy start, list the holes where one final peg is "
+                                   "allowed by position class (de Bruijn 1972 on square grids, Bell 2008 on "
+                                   "triangles). A finish not listed is impossible; a listed one may still be.")
+    add_board_args(c)
+    c.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names on square boards")
+    c.add_argument("--json", action="store_true", help="print a JSON object: vacancy -> finishes")
 
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
@@ -218,7 +228,26 @@ def cmd_boards(args) -> int:
     return EXIT_SOLVED
 
 
-COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "boards": cmd_boards}
+def cmd_classes(args) -> int:
+    args.vacant = None
+    board, _ = load_start(args)
+    shape = board.shape
+    if not has_classes(shape):
+        raise PegsolverError(f"board {shape.name!r} with {shape.rules} jumps has no position classes")
+    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+    table = {name(v): [name(f) for f in class_finishes(shape, shape.full_mask & ~(1 << v))]
+             for v in range(shape.size)}
+    if args.json:
+        print(json.dumps({"board": shape.name, "finishes": table}))
+        return EXIT_SOLVED
+    print(f"board: {shape.name} ({shape.size} holes); one-peg finishes allowed by position class:")
+    width = max(len(k) for k in table)
+    for vacancy, finishes in table.items():
+        print(f"  {vacancy:>{width}} -> {' '.join(finishes) if finishes else 'none (impossible)'}")
+    return EXIT_SOLVED
+
+
+COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "boards": cmd_boards}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pegsolver: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_SOLVED
 
 
 if __name__ == "__main__":

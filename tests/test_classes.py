@@ -1,0 +1,61 @@
+"""Position classes: published figures, instant impossibility proofs, the classes command."""
+import json
+
+import pytest
+
+import pegsolver
+from pegsolver import Goal, solve
+from pegsolver.classes import class_finishes, position_class
+from pegsolver.cli import main
+
+
+def vacate(name, hole):
+    board = pegsolver.find_variant(name).board()
+    return board.with_pegs(board.shape.full_mask & ~(1 << board.hole(hole)))
+
+
+def test_english_centre_can_finish_only_on_five_holes():
+    # design.md: one peg can finish from the centre start only at d4, d1, a4, g4, d7
+    board = vacate("english", "d4")
+    assert sorted(board.hole_name(h) for h in class_finishes(board.shape, board.pegs_mask)) == \
+        sorted(["d4", "d1", "a4", "g4", "d7"])
+
+
+def test_no_jump_changes_the_class():
+    board = pegsolver.find_variant("french").board()
+    sol = solve(board)
+    replay = board.copy()
+    before = position_class(board.shape, board.pegs_mask)
+    for j in sol.jumps:
+        replay.push(j)
+        assert position_class(board.shape, replay.pegs_mask) == before
+
+
+@pytest.mark.parametrize("name,vacancy,finish", [
+    ("french", "d4", None),      # the French centre has no one-peg finish
+    ("diamond", "e5", None),     # nor has the diamond's
+    ("english", "c1", "d4"),     # c1 and d4 lie in different classes
+    ("triangle4", "1", None),    # a corner of the 10-hole triangle
+    ("triangle4", "10", None),
+])
+def test_impossible_problems_are_answered_at_once_with_the_reason(name, vacancy, finish):
+    start = vacate(name, vacancy)
+    goal = Goal.at(start.hole(finish)) if finish else Goal.anywhere()
+    sol = solve(start, goal)
+    assert not sol.solved and sol.reason == "position class"
+    assert "position class" in sol.explanation and sol.stats.nodes == 0
+
+
+def test_cli_says_impossible_and_why(capsys):
+    code = main(["solve", "french", "--vacant", "d4", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["solved"] is False and data["reason"] == "position class"
+    assert "class" in data["explanation"]
+
+
+def test_classes_command(capsys):
+    assert main(["classes", "english", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)["finishes"]
+    assert len(table) == 33 and sorted(table["d4"]) == sorted(["d1", "a4", "d4", "g4", "d7"])
+    assert main(["classes", "english-diagonal"]) == 2
+    assert "no position classes" in capsys.readouterr().err
