@@ -116,7 +116,8 @@ def test_ctrl_c_stops_the_search_and_reports(tmp_path):
     # French centre -> anywhere has no solution and a long search: interrupt it.
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "solve", "french", "--vacant", "d4",
-                             "--seconds", "0", "--no-proofs"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             "--seconds", "0", "--no-proofs"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
