@@ -59,3 +59,13 @@ def test_classes_command(capsys):
     assert len(table) == 33 and sorted(table["d4"]) == sorted(["d1", "a4", "d4", "g4", "d7"])
     assert main(["classes", "english-diagonal"]) == 2
     assert "no position classes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", pegsolver.variants.catalogue(), ids=lambda v: v.name)
+def test_no_standard_start_is_impossible_by_class(variant):
+    board = variant.board()
+    if board.shape.rules != "diagonal":
+        assert class_finishes(board.shape, board.pegs_mask), variant.name
+        goal = variant.goal(board.shape)
+        if goal.finish is not None:
+            assert position_class(board.shape, board.pegs_mask) == position_class(board.shape, goal.finish_mask())

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .board import Board
+from .classes import class_finishes
 from .errors import BoardTooLargeError, UnknownVariantError
 from .geometry import DIAGONAL, GRID_OF_RULES, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, Coord, Shape
 from .goal import Goal
-from .notation import parse_hole
+from .notation import hole_name, parse_hole
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("wiegleb", ORTHOGONAL, _grid(9, 9, lambda r, c: 3 <= r <= 5 or 3 <= c <= 5), ("e5",), "e5",
             "Wiegleb's 45-hole cross (9 x 9, arms 3 wide and 3 long); centre e5 vacant, finish at e5",
             aliases=("wiegleb45", "german", "45")),
-    Variant("diamond", ORTHOGONAL, _grid(9, 9, lambda r, c: abs(r - 4) + abs(c - 4) <= 4), ("e2",), None,
-            "diamond 41 (|row-5| + |col-5| <= 4 on 9 x 9); e2 vacant, one peg anywhere "
+    Variant("diamond", ORTHOGONAL, _grid(9, 9, lambda r, c: abs(r - 4) + abs(c - 4) <= 4), ("e4",), None,
+            "diamond 41 (|row-5| + |col-5| <= 4 on 9 x 9); e4 vacant, one peg anywhere "
             "(the centre start has no one-peg finish)",
             aliases=("diamond41", "41")),
     Variant("asymmetric", ORTHOGONAL,
@@ -114,7 +115,8 @@ def triangle(side: int) -> Variant:
 
 
 def rectangle(rows: int, cols: int) -> Variant:
-    """Rectangle of ``rows`` x ``cols`` holes, corner a1 vacant, one peg anywhere.
+    """Rectangle of ``rows`` x ``cols`` holes, one peg anywhere, starting with the first hole
+    (row by row from a1) whose vacancy position classes allow to finish with one peg.
 
     :raises BoardTooLargeError: more holes than any board pegsolver supports.
     :raises UnknownVariantError: a side below 1.
@@ -123,8 +125,13 @@ def rectangle(rows: int, cols: int) -> Variant:
         raise UnknownVariantError(f"unsupported variant: rectangle {rows}x{cols} (sides must be at least 1)")
     _check_size(f"rectangle {rows}x{cols}", rows * cols)
     name = f"square{rows}" if rows == cols else f"rect{rows}x{cols}"
-    return Variant(name, ORTHOGONAL, _grid(rows, cols, lambda r, c: True), ("a1",), None,
-                   f"{rows} x {cols} rectangle ({rows * cols} holes); corner a1 vacant, one peg anywhere")
+    coords = _grid(rows, cols, lambda r, c: True)
+    shape = _shape(ORTHOGONAL, coords, name)
+    vacancy = next((h for h in range(shape.size) if class_finishes(shape, shape.full_mask & ~(1 << h))), 0)
+    where = hole_name(shape, vacancy)
+    return Variant(name, ORTHOGONAL, coords, (where,), None,
+                   f"{rows} x {cols} rectangle ({rows * cols} holes); {where} vacant (the first hole whose "
+                   "class allows a one-peg finish), one peg anywhere")
 
 
 def find_variant(name: str) -> Variant:
