@@ -15,7 +15,8 @@ def record(benchmark, sol):
 
 @pytest.mark.benchmark(group="catalogue")
 @pytest.mark.parametrize("name,strategy", [
-    ("wiegleb", "ordered"), ("english-diagonal", "symmetry"), ("asymmetric", "ordered"), ("square6", "symmetry")])
+    ("wiegleb", "ordered"), ("wiegleb", "guided"), ("triangle11", "guided"), ("triangle12", "guided"),
+    ("english-diagonal", "symmetry"), ("asymmetric", "ordered"), ("square6", "symmetry")])
 def test_catalogue_solve(benchmark, name, strategy):
     sol = benchmark.pedantic(lambda: solve(name, strategy=strategy, limit=Limit(nodes=NODE_LIMIT)),
                              rounds=1, iterations=1)

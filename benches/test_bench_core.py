@@ -30,7 +30,7 @@ def run(benchmark, fn, rounds=20):
 
 
 @pytest.mark.benchmark(group="english-centre")
-@pytest.mark.parametrize("strategy", ["seed", "dfs", "table", "symmetry"])
+@pytest.mark.parametrize("strategy", ["seed", "dfs", "table", "symmetry", "ordered", "guided"])
 def test_english(benchmark, strategy):
     # seed keeps the seed's goal (one peg anywhere); the others go centre to centre
     sol = run(benchmark, lambda: solve("english", strategy=strategy))

@@ -2,7 +2,7 @@
 # defines: bits_t, MAX_HOLES, popcount_bits, lowest_hole, hash_bits.
 # Nothing in the hot loop touches a Python object.
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -13,10 +13,11 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept
     void clear_error "PyErr_Clear"() noexcept
 
-# Strategy codes (kept in step with pegsolver.solver.STRATEGIES).
+# Strategy codes (kept in step with pegsolver.compile.STRATEGIES).
 cdef enum:
     STRATEGY_SEED = 0
     STRATEGY_DFS = 1
+    STRATEGY_GUIDED = 2
 
 # Why a search stopped (kept in step with pegsolver.solver.STOP_REASONS).
 cdef enum:
@@ -68,6 +69,13 @@ cdef struct Ctx:
     int stop
     int32_t* path
     DeadTable table
+    # guided search only (NULL otherwise)
+    int64_t iso_weight   # score of one isolated peg
+    int64_t* jump_gain   # per jump: weight(to) - weight(from) - weight(over)
+    bits_t* beside       # per hole: the holes a peg there could jump over
+    bits_t* region       # per jump: the holes whose isolation the jump can change
+    int64_t* kid_score   # per depth, njumps slots: scores of the children being sorted
+    int32_t* kid_jump    # per depth, njumps slots: their jumps
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -161,11 +169,12 @@ cdef void table_grow(DeadTable* t) noexcept nogil:
     t.count = 0
     for i in range(old_size):
         if old[i] != 0:
-            table_put(t, old[i])
+            table_put(t, old[i], 1)
     free(old)
 
 
-cdef void table_put(DeadTable* t, bits_t key) noexcept nogil:
+cdef int table_put(DeadTable* t, bits_t key, int may_replace) noexcept nogil:
+    # 1 if stored (or already there), 0 if its probe window is full and may_replace is 0.
     cdef uint64_t mask = (<uint64_t>1 << t.log2) - 1
     cdef uint64_t home = table_slot(t, key)
     cdef uint64_t i = home
@@ -174,19 +183,24 @@ cdef void table_put(DeadTable* t, bits_t key) noexcept nogil:
         if t.keys[i] == 0:
             t.keys[i] = key
             t.count += 1
-            return
+            return 1
         if t.keys[i] == key:
-            return
+            return 1
         i = (i + 1) & mask
+    if not may_replace:
+        return 0
     # Window full: the table only speeds the search up, so losing an entry is safe.
     t.keys[home] = key
     t.replaced += 1
+    return 1
 
 
 cdef inline void table_add(DeadTable* t, bits_t key) noexcept nogil:
+    # While the budget allows, a crowded table grows rather than forgets.
     if t.growing and t.count * 2 >= (<uint64_t>1 << t.log2):
         table_grow(t)
-    table_put(t, key)
+    while not table_put(t, key, not t.growing):
+        table_grow(t)
 
 
 # ---- the searches -----------------------------------------------------------
@@ -259,6 +273,73 @@ cdef int seed_dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     return goal_reached(c, pegs)
 
 
+cdef inline int64_t isolated_in(Ctx* c, bits_t pegs, bits_t area) noexcept nogil:
+    # Pegs in area with no peg beside them along any line they could jump on.
+    cdef bits_t rest = pegs & area
+    cdef int h
+    cdef int64_t n = 0
+    while rest:
+        h = lowest_hole(rest)
+        rest &= rest - 1
+        if (pegs & c.beside[h]) == 0:
+            n += 1
+    return n
+
+
+cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # The table DFS with the children tried lowest score first, where a position
+    # scores iso_weight per isolated peg plus the weights of its pegs. Each child is
+    # scored by its change from the parent (same order as the full score, since the
+    # parent's is common to all), and a jump changes isolation only inside its region.
+    cdef int j, i, n = 0
+    cdef bits_t key = 0, child, reg
+    cdef int64_t sc
+    cdef int64_t* score = c.kid_score + <size_t>depth * c.njumps
+    cdef int32_t* kid = c.kid_jump + <size_t>depth * c.njumps
+    cdef const bits_t* m2 = c.m2
+    cdef const bits_t* m3 = c.m3
+    if poll_limits(c):
+        return 0
+    c.nodes += 1
+    if popcount_bits(pegs) <= c.goal_count:
+        return goal_reached(c, pegs)
+    if c.use_table:
+        key = canonical(c, pegs) if c.nsym else pegs
+        if table_contains(&c.table, key):
+            c.table_hits += 1
+            return 0
+    for j in range(c.njumps):
+        if (pegs & m3[j]) == m2[j]:
+            child = pegs ^ m3[j]
+            reg = c.region[j]
+            sc = (c.iso_weight * (isolated_in(c, child, reg) - isolated_in(c, pegs, reg))
+                  + c.jump_gain[j])
+            # Insertion sort, stable: equal scores keep jump-table order (as the
+            # reference's sorted() does).
+            i = n
+            while i > 0 and score[i - 1] > sc:
+                score[i] = score[i - 1]
+                kid[i] = kid[i - 1]
+                i -= 1
+            score[i] = sc
+            kid[i] = j
+            n += 1
+    # Every jump was tested once, whichever child then succeeds.
+    c.tests += c.njumps
+    for i in range(n):
+        j = kid[i]
+        c.path[depth] = j
+        if guided(c, pegs ^ m3[j], depth + 1):
+            return 1
+        if c.stop:
+            return 0
+    if n == 0:
+        c.dead_ends += 1
+    if c.use_table:
+        table_add(&c.table, key)
+    return 0
+
+
 cdef inline bits_t hole_bit(int h) noexcept nogil:
     return (<bits_t>1) << h
 
@@ -267,7 +348,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            const int32_t[:, ::1] perms, const int32_t[::1] start,
            const int32_t[::1] goal_holes, int goal_count, int nholes,
            int strategy, bint use_table, uint64_t node_limit=0,
-           double seconds=0.0, uint64_t table_bytes=64 << 20):
+           double seconds=0.0, uint64_t table_bytes=64 << 20,
+           const int64_t[::1] weights=None, int64_t iso_weight=0):
     """Run one search.
 
     jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
@@ -275,19 +357,24 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     perms: (n_sym, n_holes) symmetry permutations to canonicalise with (may be 0 rows).
     start: holes with pegs. goal_holes: the final pattern, or empty for "goal_count
     pegs anywhere". node_limit 0 and seconds <= 0 mean no limit. table_bytes is the
-    memory budget of the table of dead positions.
+    memory budget of the table of dead positions. weights (n_holes,) and iso_weight:
+    the guided strategy's score (needed by it only): iso_weight per isolated peg plus
+    the weights of the holes with pegs; children are tried lowest score first, ties
+    in jump order.
 
     Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted), path
     (jump indices), tests, nodes, dead_ends, table_hits, table_entries, table_bytes,
     table_replaced, seconds.
     """
     cdef Ctx c
-    cdef int i, s, b, v, k, h, nj = jumps.shape[0]
+    cdef int i, s, b, v, k, h, nj = jumps.shape[0], depth_max
     cdef bits_t pegs = 0, img
     cdef int solved = 0
     cdef double t0
     if nholes < 1 or nholes > MAX_HOLES:
         raise ValueError(f"this core takes 1..{MAX_HOLES} holes, not {nholes}")
+    if strategy == STRATEGY_GUIDED and (weights is None or weights.shape[0] != nholes):
+        raise ValueError(f"the guided strategy needs weights for the {nholes} holes")
     memset(&c, 0, sizeof(Ctx))
     c.nholes = nholes
     c.njumps = nj
@@ -302,10 +389,22 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
     c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
+    if strategy == STRATEGY_GUIDED:
+        # Scratch for the children of every depth at once, so no node allocates.
+        depth_max = start.shape[0] + 1
+        c.iso_weight = iso_weight
+        c.jump_gain = <int64_t*>malloc((nj + 1) * sizeof(int64_t))
+        c.beside = <bits_t*>calloc(nholes + 1, sizeof(bits_t))
+        c.region = <bits_t*>calloc(nj + 1, sizeof(bits_t))
+        c.kid_score = <int64_t*>malloc((<size_t>depth_max * nj + 1) * sizeof(int64_t))
+        c.kid_jump = <int32_t*>malloc((<size_t>depth_max * nj + 1) * sizeof(int32_t))
     try:
         if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
                 or c.path == NULL):
             raise MemoryError("search arrays")
+        if strategy == STRATEGY_GUIDED and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
+                                            or c.kid_score == NULL or c.kid_jump == NULL):
+            raise MemoryError("guided search arrays")
         if use_table and table_init(&c.table, table_bytes) != 0:
             raise MemoryError(f"table of {table_bytes} bytes")
         for i in range(nj):
@@ -313,6 +412,17 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             c.m3[i] = c.m2[i] | hole_bit(jumps[i, 2])
         for i in range(nholes * c.ndir):
             c.slots[i] = slots[i // c.ndir, i % c.ndir]
+        if strategy == STRATEGY_GUIDED:
+            for i in range(nj):
+                c.jump_gain[i] = weights[jumps[i, 2]] - weights[jumps[i, 0]] - weights[jumps[i, 1]]
+                c.beside[jumps[i, 0]] |= hole_bit(jumps[i, 1])
+            # A jump changes the isolation of its own three holes and of any hole
+            # with one of them beside it.
+            for i in range(nj):
+                c.region[i] = c.m3[i]
+                for h in range(nholes):
+                    if c.beside[h] & c.m3[i]:
+                        c.region[i] |= hole_bit(h)
         for s in range(c.nsym):
             for b in range(c.nbytes):
                 for v in range(256):
@@ -332,6 +442,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         with nogil:
             if strategy == STRATEGY_SEED:
                 solved = seed_dfs(&c, pegs, 0)
+            elif strategy == STRATEGY_GUIDED:
+                solved = guided(&c, pegs, 0)
             else:
                 solved = dfs(&c, pegs, 0)
         elapsed = now_seconds() - t0
@@ -356,3 +468,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.lut)
         free(c.path)
         free(c.table.keys)
+        free(c.jump_gain)
+        free(c.beside)
+        free(c.region)
+        free(c.kid_score)
+        free(c.kid_jump)

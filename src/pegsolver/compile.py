@@ -9,13 +9,15 @@ import numpy as np
 from .geometry import SQUARE, Shape
 from .goal import Goal
 
-# name -> (core strategy code, use the table, use symmetry, jump order); codes match pegcore.
-STRATEGIES: dict[str, tuple[int, bool, bool, str]] = {
-    "seed": (0, False, False, "table"),
-    "dfs": (1, False, False, "table"),
-    "table": (1, True, False, "table"),
-    "symmetry": (1, True, True, "table"),
-    "ordered": (1, True, True, "outside-in"),
+# name -> (core strategy code, use the table, use symmetry, jump order, hole weights);
+# codes match pegcore's STRATEGY_* (0 seed scan, 1 dfs, 2 guided dfs).
+STRATEGIES: dict[str, tuple[int, bool, bool, str, str]] = {
+    "seed": (0, False, False, "table", "none"),
+    "dfs": (1, False, False, "table", "none"),
+    "table": (1, True, False, "table", "none"),
+    "symmetry": (1, True, True, "table", "none"),
+    "ordered": (1, True, True, "outside-in", "none"),
+    "guided": (2, True, True, "table", "centre"),
 }
 STRATEGY_HELP = {
     "seed": "the seed article's search: row-by-row scan, directions W N E S, no table",
@@ -23,8 +25,19 @@ STRATEGY_HELP = {
     "table": "dfs + a table of positions proven dead",
     "symmetry": "dfs + table, positions keyed up to the symmetries that fix the goal",
     "ordered": "symmetry + jumps tried outside-in: pegs far from the centre first, landing nearer it first",
+    "guided": ("symmetry + at each position the children tried best first: fewest isolated pegs, "
+               "then pegs nearest the centre"),
 }
 DEFAULT_STRATEGY = "symmetry"
+
+# The guided strategy's score of a position: ISOLATED_WEIGHT per isolated peg (a peg with
+# no peg beside it along a line it could jump on) plus, per peg, its distance from the
+# centre in hundredths of a hole spacing (GUIDE_SCALE). Integers, so that the core and
+# the reference break ties identically. ISOLATED_WEIGHT was tuned by hand on triangles
+# 9-12, Wiegleb, English and French: 100 (one isolated peg weighs as much as a peg one
+# spacing further out) solved T9, T11 and T12 fastest of the values tried.
+ISOLATED_WEIGHT = 100
+GUIDE_SCALE = 100
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,8 @@ class Problem:
     nholes: int
     strategy_code: int
     use_table: bool
+    weights: np.ndarray      # (n_holes,) int64: the guided score's weight of a peg on each hole
+    iso_weight: int          # the guided score's weight of an isolated peg (0 unless guided)
 
 
 def goal_symmetries(shape: Shape, goal: Goal) -> list[tuple[int, ...]]:
@@ -70,8 +85,15 @@ def jump_order(shape: Shape, order: str) -> list[int]:
     return sorted(range(len(shape.jumps)), key=lambda k: (-d[shape.jumps[k].from_hole], d[shape.jumps[k].to_hole], k))
 
 
+def hole_weights(shape: Shape, kind: str) -> list[int]:
+    """Integer weight of a peg on each hole for the guided score (all 0 for ``"none"``)."""
+    if kind == "none":
+        return [0] * shape.size
+    return [round(GUIDE_SCALE * d) for d in centre_distance(shape)]
+
+
 def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str) -> Problem:
-    code, use_table, use_sym, order_name = STRATEGIES[strategy]
+    code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size
     order = jump_order(shape, order_name)
@@ -88,4 +110,6 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str) ->
         nholes=n,
         strategy_code=code,
         use_table=use_table,
+        weights=np.array(hole_weights(shape, weights_kind), dtype=np.int64),
+        iso_weight=ISOLATED_WEIGHT if weights_kind != "none" else 0,
     )

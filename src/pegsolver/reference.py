@@ -12,6 +12,7 @@ import time
 from .compile import Problem
 
 STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT = 0, 1, 2, 3
+STRATEGY_SEED, STRATEGY_DFS, STRATEGY_GUIDED = 0, 1, 2
 
 
 class _Stop(Exception):
@@ -27,6 +28,11 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
     perms = [[int(x) for x in p] for p in problem.perms]
     goal_mask = sum(1 << int(h) for h in problem.goal_holes)
     goal_count = problem.goal_count
+    weights = [int(w) for w in problem.weights]
+    iso_weight = int(problem.iso_weight)
+    beside = [0] * n  # the holes a peg on each hole could jump over
+    for f, o, _ in problem.jumps:
+        beside[int(f)] |= 1 << int(o)
     dead: set[int] = set()
     counters = dict(tests=0, nodes=0, dead_ends=0, table_hits=0)
     path: list[int] = []
@@ -77,6 +83,34 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
             dead.add(key)
         return False
 
+    def score(pegs: int) -> int:
+        """The guided score: iso_weight per isolated peg plus the weights of the pegs."""
+        held = [h for h in range(n) if pegs >> h & 1]
+        isolated = sum(1 for h in held if not pegs & beside[h])
+        return iso_weight * isolated + sum(weights[h] for h in held)
+
+    def guided(pegs: int) -> bool:
+        visit()
+        if pegs.bit_count() <= goal_count:
+            return reached(pegs)
+        key = canonical(pegs) if problem.use_table else pegs
+        if problem.use_table and key in dead:
+            counters["table_hits"] += 1
+            return False
+        counters["tests"] += len(m2)
+        legal = [j for j in range(len(m2)) if pegs & m3[j] == m2[j]]
+        # sorted() is stable: equal scores keep jump-table order, as in the core.
+        for j in sorted(legal, key=lambda j: score(pegs ^ m3[j])):
+            path.append(j)
+            if guided(pegs ^ m3[j]):
+                return True
+            path.pop()
+        if not legal:
+            counters["dead_ends"] += 1
+        if problem.use_table:
+            dead.add(key)
+        return False
+
     def seed(pegs: int) -> bool:
         visit()
         moved = False
@@ -98,7 +132,8 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
     start = sum(1 << int(h) for h in problem.start)
     solved = False
     try:
-        solved = (seed if problem.strategy_code == 0 else dfs)(start)
+        run = {STRATEGY_SEED: seed, STRATEGY_DFS: dfs, STRATEGY_GUIDED: guided}[problem.strategy_code]
+        solved = run(start)
     except _Stop as e:
         stop = e.args[0]
     except KeyboardInterrupt:

@@ -199,7 +199,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
                           problem.goal_holes, problem.goal_count, problem.nholes,
                           problem.strategy_code, problem.use_table, limit.nodes or 0,
-                          limit.seconds or 0.0, limit.table_bytes)
+                          limit.seconds or 0.0, limit.table_bytes,
+                          weights=problem.weights, iso_weight=problem.iso_weight)
     else:
         out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
     stats = Stats(
