@@ -73,8 +73,10 @@ def test_board_file(tmp_path, capsys):
 
 
 def test_exhausted_search_exits_1(capsys):
-    code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1")
+    code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1", "--no-proofs")
     assert code == 1 and "no solution" in out
+    code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1")
+    assert code == 1 and "impossible" in out
 
 
 @pytest.mark.parametrize("argv,message", [

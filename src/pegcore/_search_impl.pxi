@@ -76,6 +76,11 @@ cdef struct Ctx:
     bits_t* region       # per jump: the holes whose isolation the jump can change
     int64_t* kid_score   # per depth, njumps slots: scores of the children being sorted
     int32_t* kid_jump    # per depth, njumps slots: their jumps
+    # pagoda pruning (npag = 0: none)
+    int npag
+    int64_t* pag_lut     # npag x nbytes x 256: each pagoda's sum over the pegs of a byte
+    int64_t* pag_thr     # per pagoda: its value on the goal
+    uint64_t pagoda_prunes
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -205,6 +210,22 @@ cdef inline void table_add(DeadTable* t, bits_t key) noexcept nogil:
 
 # ---- the searches -----------------------------------------------------------
 
+cdef int pagoda_dead(Ctx* c, bits_t pegs) noexcept nogil:
+    # A jump never raises a pagoda's value, so below the goal's value means dead.
+    cdef int k, b
+    cdef int64_t total
+    cdef const int64_t* lut = c.pag_lut
+    for k in range(c.npag):
+        total = 0
+        for b in range(c.nbytes):
+            total += lut[b * 256 + <int>((pegs >> (8 * b)) & 255)]
+        if total < c.pag_thr[k]:
+            c.pagoda_prunes += 1
+            return 1
+        lut += c.nbytes * 256
+    return 0
+
+
 cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
     if c.goal_mask:
         return pegs == c.goal_mask
@@ -222,6 +243,8 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     c.nodes += 1
     if popcount_bits(pegs) <= c.goal_count:
         return goal_reached(c, pegs)
+    if c.npag and pagoda_dead(c, pegs):
+        return 0
     if c.use_table:
         key = canonical(c, pegs) if c.nsym else pegs
         if table_contains(&c.table, key):
@@ -303,6 +326,8 @@ cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     c.nodes += 1
     if popcount_bits(pegs) <= c.goal_count:
         return goal_reached(c, pegs)
+    if c.npag and pagoda_dead(c, pegs):
+        return 0
     if c.use_table:
         key = canonical(c, pegs) if c.nsym else pegs
         if table_contains(&c.table, key):
@@ -349,7 +374,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            const int32_t[::1] goal_holes, int goal_count, int nholes,
            int strategy, bint use_table, uint64_t node_limit=0,
            double seconds=0.0, uint64_t table_bytes=64 << 20,
-           const int64_t[::1] weights=None, int64_t iso_weight=0):
+           const int64_t[::1] weights=None, int64_t iso_weight=0,
+           const int64_t[:, ::1] pagodas=None, const int64_t[::1] thresholds=None):
     """Run one search.
 
     jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
@@ -360,21 +386,27 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     memory budget of the table of dead positions. weights (n_holes,) and iso_weight:
     the guided strategy's score (needed by it only): iso_weight per isolated peg plus
     the weights of the holes with pegs; children are tried lowest score first, ties
-    in jump order.
+    in jump order. pagodas (n_pag, n_holes) integer pagoda functions (no jump raises
+    their total) and thresholds (n_pag,) their values on the goal: the dfs and guided
+    searches drop a position whose total falls below a threshold.
 
     Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted), path
     (jump indices), tests, nodes, dead_ends, table_hits, table_entries, table_bytes,
-    table_replaced, seconds.
+    table_replaced, pagoda_prunes, seconds.
     """
     cdef Ctx c
     cdef int i, s, b, v, k, h, nj = jumps.shape[0], depth_max
     cdef bits_t pegs = 0, img
     cdef int solved = 0
+    cdef int64_t total
     cdef double t0
     if nholes < 1 or nholes > MAX_HOLES:
         raise ValueError(f"this core takes 1..{MAX_HOLES} holes, not {nholes}")
     if strategy == STRATEGY_GUIDED and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided strategy needs weights for the {nholes} holes")
+    if pagodas is not None and (thresholds is None or pagodas.shape[1] != nholes
+                                or thresholds.shape[0] != pagodas.shape[0]):
+        raise ValueError(f"pagodas must be (n, {nholes}) with n thresholds")
     memset(&c, 0, sizeof(Ctx))
     c.nholes = nholes
     c.njumps = nj
@@ -389,6 +421,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
     c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
+    if pagodas is not None and pagodas.shape[0] > 0:
+        c.npag = pagodas.shape[0]
+        c.pag_lut = <int64_t*>calloc(<size_t>c.npag * c.nbytes * 256, sizeof(int64_t))
+        c.pag_thr = <int64_t*>malloc(c.npag * sizeof(int64_t))
     if strategy == STRATEGY_GUIDED:
         # Scratch for the children of every depth at once, so no node allocates.
         depth_max = start.shape[0] + 1
@@ -405,6 +441,18 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         if strategy == STRATEGY_GUIDED and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
                                             or c.kid_score == NULL or c.kid_jump == NULL):
             raise MemoryError("guided search arrays")
+        if c.npag and (c.pag_lut == NULL or c.pag_thr == NULL):
+            raise MemoryError("pagoda tables")
+        for k in range(c.npag):
+            c.pag_thr[k] = thresholds[k]
+            for b in range(c.nbytes):
+                for v in range(256):
+                    total = 0
+                    for i in range(8):
+                        h = 8 * b + i
+                        if (v >> i) & 1 and h < nholes:
+                            total += pagodas[k, h]
+                    c.pag_lut[(k * c.nbytes + b) * 256 + v] = total
         if use_table and table_init(&c.table, table_bytes) != 0:
             raise MemoryError(f"table of {table_bytes} bytes")
         for i in range(nj):
@@ -459,6 +507,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             "table_entries": c.table.count,
             "table_bytes": (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
             "table_replaced": c.table.replaced,
+            "pagoda_prunes": c.pagoda_prunes,
             "seconds": elapsed,
         }
     finally:
@@ -473,3 +522,5 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.region)
         free(c.kid_score)
         free(c.kid_jump)
+        free(c.pag_lut)
+        free(c.pag_thr)

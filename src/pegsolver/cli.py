@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_BYTES / 2**20, metavar="MB",
                    help=f"memory for the table of dead positions in MiB (default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
-                   help="search even when position classes prove the problem impossible")
+                   help="no position-class or pagoda proofs and no pagoda pruning: search alone")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
     s.add_argument("--notation", choices=STYLES, default="algebraic",
                    help="hole names on square boards: algebraic (d4) or numeric (44)")
@@ -149,13 +149,13 @@ def print_text(sol, show_boards: bool, style: str) -> None:
         print("final: " + " ".join(name(h) for h in sol.final.pegs()))
     elif sol.reason == "exhausted":
         print("no solution: every position reachable from the start was searched")
-    elif sol.reason == "position class":
+    elif sol.reason in ("position class", "pagoda"):
         print(f"impossible: {sol.explanation}")
     else:
         print(f"not solved: stopped by {sol.reason} before a solution was found; nothing proved")
     print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
           f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
-          f"table {st.table_bytes / 2**20:.2f} MiB  seconds {st.seconds:.6f}")
+          f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  seconds {st.seconds:.6f}")
 
 
 def cmd_solve(args) -> int:

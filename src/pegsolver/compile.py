@@ -56,6 +56,8 @@ class Problem:
     use_table: bool
     weights: np.ndarray      # (n_holes,) int64: the guided score's weight of a peg on each hole
     iso_weight: int          # the guided score's weight of an isolated peg (0 unless guided)
+    pagodas: np.ndarray      # (n_pag, n_holes) int64 pagoda functions to prune with
+    thresholds: np.ndarray   # (n_pag,) int64: their values on the goal
 
 
 def goal_symmetries(shape: Shape, goal: Goal) -> list[tuple[int, ...]]:
@@ -92,7 +94,7 @@ def hole_weights(shape: Shape, kind: str) -> list[int]:
     return [round(GUIDE_SCALE * d) for d in centre_distance(shape)]
 
 
-def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str) -> Problem:
+def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=()) -> Problem:
     code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size
@@ -112,4 +114,6 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str) ->
         use_table=use_table,
         weights=np.array(hole_weights(shape, weights_kind), dtype=np.int64),
         iso_weight=ISOLATED_WEIGHT if weights_kind != "none" else 0,
+        pagodas=np.array(pagodas, dtype=np.int64).reshape(-1, n),
+        thresholds=np.array([sum(w[h] for h in goal.finish or ()) for w in pagodas], dtype=np.int64),
     )

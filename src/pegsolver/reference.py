@@ -30,11 +30,12 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
     goal_count = problem.goal_count
     weights = [int(w) for w in problem.weights]
     iso_weight = int(problem.iso_weight)
+    pagodas = [([int(w) for w in row], int(t)) for row, t in zip(problem.pagodas, problem.thresholds)]
     beside = [0] * n  # the holes a peg on each hole could jump over
     for f, o, _ in problem.jumps:
         beside[int(f)] |= 1 << int(o)
     dead: set[int] = set()
-    counters = dict(tests=0, nodes=0, dead_ends=0, table_hits=0)
+    counters = dict(tests=0, nodes=0, dead_ends=0, table_hits=0, pagoda_prunes=0)
     path: list[int] = []
     t0 = time.monotonic()
     deadline = t0 + seconds if seconds > 0 else None
@@ -60,10 +61,19 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
             raise _Stop(STOP_SECONDS)
         counters["nodes"] += 1
 
+    def below_a_pagoda(pegs: int) -> bool:
+        for row, threshold in pagodas:
+            if sum(w for h, w in enumerate(row) if pegs >> h & 1) < threshold:
+                counters["pagoda_prunes"] += 1
+                return True
+        return False
+
     def dfs(pegs: int) -> bool:
         visit()
         if pegs.bit_count() <= goal_count:
             return reached(pegs)
+        if below_a_pagoda(pegs):
+            return False
         key = canonical(pegs) if problem.use_table else pegs
         if problem.use_table and key in dead:
             counters["table_hits"] += 1
@@ -93,6 +103,8 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
         visit()
         if pegs.bit_count() <= goal_count:
             return reached(pegs)
+        if below_a_pagoda(pegs):
+            return False
         key = canonical(pegs) if problem.use_table else pegs
         if problem.use_table and key in dead:
             counters["table_hits"] += 1

@@ -6,6 +6,7 @@ from functools import partial
 
 from . import reference
 from ._core import core_for
+from . import pagoda
 from .board import Board
 from .classes import class_finishes, has_classes, position_class
 from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
@@ -51,7 +52,8 @@ class Stats:
     ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
     stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
-    loop; ``symmetries`` the size of the symmetry group used (1 = none)."""
+    loop; ``symmetries`` the size of the symmetry group used (1 = none);
+    ``pagoda_prunes`` positions dropped because a pagoda function fell below the goal's."""
 
     strategy: str
     backend: str
@@ -63,6 +65,7 @@ class Stats:
     table_entries: int
     table_bytes: int
     seconds: float
+    pagoda_prunes: int = 0
 
 
 @dataclass
@@ -70,8 +73,8 @@ class Solution:
     """The answer of :func:`solve`.
 
     ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise
-    ``reason`` says why not: ``"position class"`` (proved impossible before any search;
-    ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
+    ``reason`` says why not: ``"position class"`` or ``"pagoda"`` (proved impossible
+    before any search; ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
     ``"node limit"``, ``"time limit"`` or ``"interrupted"`` (Ctrl-C; nothing proved).
     Truthy exactly when solved.
     """
@@ -161,6 +164,34 @@ def class_obstacle(board: Board, goal: Goal) -> str | None:
     return None
 
 
+def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
+    """A pagoda proof that the problem is impossible, in words, or None."""
+    shape = board.shape
+    if goal.finish is not None:
+        finishes = [goal.finish_mask()]
+    elif goal.pegs == 1:
+        finishes = [1 << h for h in class_finishes(shape, board.pegs_mask)]
+    else:
+        return None
+    proofs = [pagoda.certificate(shape, board.pegs_mask, f) for f in finishes]
+    if not finishes or not all(proofs):
+        return None
+    w = proofs[0]
+    where = goal.describe(shape) if goal.finish is not None else f"one peg on any of {len(finishes)} holes"
+    return (f"a pagoda function is worth {pagoda.value(w, board.pegs_mask)} on the start and "
+            f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start cannot reach "
+            f"{where} (pagoda functions: Berlekamp, Conway & Guy, Winning Ways, ch. 23)")
+
+
+def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
+    """(reason, explanation) when a position class or pagoda argument rules the problem out."""
+    text = class_obstacle(board, goal)
+    if text:
+        return "position class", text
+    text = pagoda_obstacle(board, goal)
+    return ("pagoda", text) if text else None
+
+
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
@@ -170,8 +201,9 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :param strategy: one of ``STRATEGIES`` (see ``compile.STRATEGY_HELP``).
     :param limit: nodes, seconds and table memory; None: no limits, default table.
     :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
-    :param proofs: first test position classes and answer "position class" at once when
-        they forbid the problem; False searches regardless (to measure the search).
+    :param proofs: first test position classes and pagoda functions and answer at once
+        when they forbid the problem, and prune the search with pagoda functions when the
+        goal names its holes; False searches with neither (to measure the search alone).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -188,26 +220,29 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal = goal or default_goal(board, strategy)
     shape = board.shape
     goal.check(shape, board.pegs_mask)
-    problem = compile_problem(shape, board.pegs_mask, goal, strategy)
-    obstacle = class_obstacle(board, goal) if proofs else None
-    if obstacle:
+    proof = impossibility(board, goal) if proofs else None
+    prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
+    problem = compile_problem(shape, board.pegs_mask, goal, strategy,
+                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else ())
+    if proof:
         stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
                       dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0)
-        return Solution(board.with_pegs(board.pegs_mask), goal, False, "position class", [], stats, obstacle)
+        return Solution(board.with_pegs(board.pegs_mask), goal, False, proof[0], [], stats, proof[1])
     if backend == "core":
         core = core_for(shape.size, shape.name)
         out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
                           problem.goal_holes, problem.goal_count, problem.nholes,
                           problem.strategy_code, problem.use_table, limit.nodes or 0,
                           limit.seconds or 0.0, limit.table_bytes,
-                          weights=problem.weights, iso_weight=problem.iso_weight)
+                          weights=problem.weights, iso_weight=problem.iso_weight,
+                          pagodas=problem.pagodas, thresholds=problem.thresholds)
     else:
         out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
     stats = Stats(
         strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1,
         tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
         table_hits=out["table_hits"], table_entries=out["table_entries"],
-        table_bytes=out["table_bytes"], seconds=out["seconds"])
+        table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
     jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
     reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
     return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats)
