@@ -162,7 +162,7 @@ cdef void table_grow(DeadTable* t) noexcept nogil:
     cdef uint64_t i
     cdef bits_t* old = t.keys
     cdef bits_t* fresh
-    if old_size * 2 > t.max_entries:
+    if old_size * 3 > t.max_entries:  # old and new tables live together while copying
         t.growing = 0
         return
     fresh = <bits_t*>calloc(<size_t>(old_size * 2), sizeof(bits_t))

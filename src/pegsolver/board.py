@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import BoardTextError, IllegalJumpError
+from .errors import BoardTextError, IllegalJumpError, InvalidJumpError, UnknownHoleError
 from .geometry import Hole, Jump, Shape, grid_for
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
@@ -85,10 +85,21 @@ class Board:
         return self.pegs_mask.bit_count()
 
     def hole(self, name: str) -> Hole:
-        """Hole index from its name (see :mod:`pegsolver.notation`)."""
+        """Hole index from its name (see :mod:`pegsolver.notation`).
+
+        :raises UnknownHoleError: not a name of a hole of this board.
+        """
+        if not isinstance(name, str):
+            raise UnknownHoleError(f"a hole name is a string like 'd4', not {name!r}")
         return parse_hole(self.shape, name)
 
     def hole_name(self, hole: Hole) -> str:
+        """Name of hole index ``hole``.
+
+        :raises UnknownHoleError: not an index 0..size-1.
+        """
+        if not isinstance(hole, int) or isinstance(hole, bool) or not 0 <= hole < self.shape.size:
+            raise UnknownHoleError(f"no hole index {hole!r} on board {self.shape.name!r} (0..{self.shape.size - 1})")
         return hole_name(self.shape, hole)
 
     def is_legal(self, jump: Jump) -> bool:
@@ -115,11 +126,17 @@ class Board:
         return None
 
     # ---- play ----------------------------------------------------------------
-    def push(self, jump: Jump) -> None:
-        """Apply a jump.
+    def push(self, jump: Jump | str) -> None:
+        """Apply a jump (a :class:`Jump`, or text such as ``"d2-d4"``: see :meth:`push_move`).
 
         :raises IllegalJumpError: the jump is not legal now (the message says why).
+        :raises InvalidJumpError: not a jump.
         """
+        if isinstance(jump, str):
+            self.push_move(jump)
+            return
+        if not isinstance(jump, Jump):
+            raise InvalidJumpError(f"expected a Jump or a move like 'd2-d4', not {jump!r}")
         reason = self.why_illegal(jump)
         if reason:
             raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump)}: {reason}")
@@ -169,8 +186,11 @@ class Board:
 
         :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.
         """
-        a = np.asarray(array)
-        if a.ndim != 2:
+        try:
+            a = np.asarray(array)
+        except ValueError as e:
+            raise BoardTextError(f"board array is not rectangular: {e}") from None
+        if a.ndim != 2 or a.dtype == object:
             raise BoardTextError(f"board array must be 2-D, not of shape {a.shape}")
         bad = ~np.isin(a, (-1, 0, 1))
         if bad.any():

@@ -37,6 +37,7 @@ from .notation import hole_name, parse_hole
 from .textboard import parse_board_text
 
 KEYS = {"name", "rules", "board", "variant", "vacant", "goal"}
+MAX_FILE_BYTES = 1 << 20
 GOAL_KEYS = {"finish", "pegs"}
 
 
@@ -141,17 +142,31 @@ def _goal(table, board: Board, fail) -> Goal | None:
     return Goal.pattern(indices)
 
 
+def read_file(path: str | Path) -> str:
+    """A board file's text: UTF-8, a byte-order mark allowed, at most ``MAX_FILE_BYTES``.
+
+    :raises BoardTextError: unreadable, not UTF-8, or too large for a board (this also
+        stops endless inputs such as /dev/zero).
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise BoardTextError(f"cannot read board file {str(path)!r}: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise BoardTextError(f"board file {str(path)!r} is larger than {MAX_FILE_BYTES} bytes: not a board")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BoardTextError(f"board file {str(path)!r} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
 def load(path: str | Path) -> tuple[Board, Goal | None]:
     """Read a board file (see the module docstring).
 
     :raises BoardTextError: unreadable file or any fault :func:`loads` reports.
     """
-    path = Path(path)
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BoardTextError(f"cannot read board file {str(path)!r}: {e}") from None
-    return loads(raw, source=str(path))
+    return loads(read_file(path), source=str(path))
 
 
 def dumps(board: Board, goal: Goal | None = None) -> str:
@@ -174,4 +189,4 @@ def _quote(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid TOML basic string
 
 
-__all__ = ["load", "loads", "dumps"]
+__all__ = ["load", "loads", "dumps", "read_file"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from .geometry import GRIDS, RULES
 from .goal import Goal
 from .notation import STYLES, group_moves, hole_name, jump_name, parse_hole
 from .replay import replay_moves
-from .solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, default_goal, solve
+from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
 from .variants import catalogue, find_variant
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
                                    "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
     add_board_args(s)
-    s.add_argument("--vacant", nargs="+", metavar="HOLE",
+    s.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
                    help="start with every hole filled except these (e.g. --vacant a3)")
     s.add_argument("--finish", nargs="+", metavar="HOLE",
                    help="goal: one peg at HOLE, the exact pattern of several holes, or 'any' for one peg anywhere")
@@ -56,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_args(r)
     r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 64-44" '
                                  'or multi-jump moves "a4-c4-c2"')
-    r.add_argument("--vacant", nargs="+", metavar="HOLE", help="start with every hole filled except these")
+    r.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
+                   help="start with every hole filled except these")
     r.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names in the report")
     r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
@@ -91,6 +93,8 @@ def load_start(args) -> tuple[Board, Goal | None]:
     spec = args.board
     if spec and args.variant:
         raise PegsolverError("give a variant name or --board FILE, not both")
+    if args.variant is not None and not args.variant.strip():
+        raise PegsolverError("empty variant name; try english, french or triangle5")
     if not spec and args.variant and _is_file_spec(args.variant):
         spec = args.variant
     file_goal = None
@@ -99,10 +103,7 @@ def load_start(args) -> tuple[Board, Goal | None]:
         if path.suffix.lower() == ".toml":
             board, file_goal = boardfile.load(path)
         else:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as e:
-                raise PegsolverError(f"cannot read board file {spec!r}: {e}") from e
+            text = boardfile.read_file(path)
             try:
                 board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
             except BoardTextError as e:
@@ -152,7 +153,8 @@ def print_text(sol, show_boards: bool, style: str) -> None:
     elif sol.reason in ("position class", "pagoda"):
         print(f"impossible: {sol.explanation}")
     else:
-        print(f"not solved: stopped by {sol.reason} before a solution was found; nothing proved")
+        why = {"interrupted": "Ctrl-C"}.get(sol.reason, f"the {sol.reason}")
+        print(f"not solved: stopped by {why} before a solution was found; nothing proved")
     print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
           f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
           f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  seconds {st.seconds:.6f}")
@@ -163,8 +165,10 @@ def cmd_solve(args) -> int:
     goal = choose_goal(args, board, file_goal)
     if args.nodes is not None and args.nodes < 1:
         raise PegsolverError(f"--nodes must be at least 1, not {args.nodes}")
-    if args.seconds < 0:
-        raise PegsolverError(f"--seconds must be 0 (no limit) or positive, not {args.seconds:g}")
+    if not 0 <= args.seconds < math.inf:
+        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
+    if not 1 / 1024 <= args.table_mb <= MAX_TABLE_BYTES / 2**20:
+        raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs)
     if args.json:
@@ -255,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (PegsolverError, CoreMissingError) as e:
+        if getattr(args, "json", False):  # scripts reading stdout get the error too
+            print(json.dumps({"error": str(e)}))
         print(f"pegsolver: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -264,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_SOLVED
+    except OSError as e:  # e.g. writing to a full disk
+        print(f"pegsolver: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

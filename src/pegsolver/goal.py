@@ -5,18 +5,21 @@ from dataclasses import dataclass
 
 from .errors import GoalError
 from .geometry import Hole, Shape
-from .notation import hole_name
+from .notation import hole_name, parse_hole
 
 
 @dataclass(frozen=True)
 class Goal:
     """A finish: ``pegs`` pegs anywhere, or exactly the holes in ``finish``.
 
-    Build with :meth:`anywhere`, :meth:`at` or :meth:`pattern`.
+    Build with :meth:`anywhere`, :meth:`at` or :meth:`pattern`. Holes are hole names
+    (``"d4"``, ``"13"`` on a triangle: strings) or 0-based hole indices (ints, as
+    ``board.hole("d4")`` returns); names are resolved against the board by
+    :meth:`resolve`, which :func:`pegsolver.solve` calls.
     """
 
     pegs: int = 1
-    finish: frozenset[Hole] | None = None
+    finish: frozenset[Hole | str] | None = None
 
     @classmethod
     def anywhere(cls, pegs: int = 1) -> Goal:
@@ -24,15 +27,46 @@ class Goal:
         return cls(pegs=pegs)
 
     @classmethod
-    def at(cls, hole: Hole) -> Goal:
-        """One peg left, on ``hole``."""
+    def at(cls, hole: Hole | str) -> Goal:
+        """One peg left, on ``hole`` (a name or a 0-based index)."""
         return cls(pegs=1, finish=frozenset([hole]))
 
     @classmethod
     def pattern(cls, holes) -> Goal:
-        """Exactly the pegs on ``holes`` left."""
-        holes = frozenset(holes)
-        return cls(pegs=len(holes), finish=holes)
+        """Exactly the pegs on ``holes`` left (names or 0-based indices).
+
+        :raises GoalError: a hole listed twice.
+        """
+        holes = list(holes)
+        if len(set(holes)) != len(holes):
+            raise GoalError(f"goal pattern lists a hole twice: {holes!r}")
+        return cls(pegs=len(holes), finish=frozenset(holes))
+
+    def resolve(self, shape: Shape) -> Goal:
+        """The same goal with hole names turned into indices of ``shape``.
+
+        :raises GoalError: pegs not a whole number >= 1, an empty pattern, a pattern whose
+            size differs from ``pegs``, or an index off the board.
+        :raises UnknownHoleError: a name that is not a hole of the board.
+        """
+        if not isinstance(self.pegs, int) or isinstance(self.pegs, bool) or self.pegs < 1:
+            raise GoalError(f"a goal must leave a whole number of pegs, at least 1, not {self.pegs!r}")
+        if self.finish is None:
+            return self
+        holes = set()
+        for h in self.finish:
+            if isinstance(h, str):
+                holes.add(parse_hole(shape, h))
+            elif isinstance(h, int) and not isinstance(h, bool) and 0 <= h < shape.size:
+                holes.add(h)
+            else:
+                raise GoalError(f"goal hole {h!r} is not a hole name or an index 0..{shape.size - 1} "
+                                f"of board {shape.name!r}")
+        if not holes:
+            raise GoalError("a goal pattern must name at least one hole")
+        if len(holes) != self.pegs:
+            raise GoalError(f"the goal leaves {self.pegs} peg{'s' * (self.pegs != 1)} but names {len(holes)} holes")
+        return Goal(pegs=self.pegs, finish=frozenset(holes))
 
     def finish_mask(self) -> int:
         """Bitboard of the final pattern, 0 for a goal on any holes."""
@@ -44,12 +78,7 @@ class Goal:
         :raises GoalError: fewer than one peg, holes off the board, or more pegs than
             the start has.
         """
-        if self.pegs < 1:
-            raise GoalError(f"a goal must leave at least one peg, not {self.pegs}")
-        if self.finish is not None:
-            bad = [h for h in self.finish if not 0 <= h < shape.size]
-            if bad:
-                raise GoalError(f"goal holes {bad} are not on board {shape.name!r}")
+        self.resolve(shape)
         start = start_mask.bit_count()
         if self.pegs > start:
             raise GoalError(f"the goal leaves {self.pegs} pegs but the start has only {start}")

@@ -1,6 +1,7 @@
 """``solve()``: find one solution, or report why there is none."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from functools import partial
 
@@ -21,6 +22,8 @@ BACKENDS = ("core", "reference")
 # Index = stop code of the core.
 STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted")
 DEFAULT_TABLE_BYTES = 256 << 20
+MAX_TABLE_BYTES = 1 << 40  # 1 TiB: more than any machine here; the kernel would refuse sooner
+MAX_COUNT = 1 << 63
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,8 @@ class Limit:
     :param nodes: positions visited before stopping (None: no limit).
     :param seconds: wall-clock seconds before stopping (None: no limit).
     :param table_bytes: memory budget in bytes of the table of dead positions; the
-        table starts small, doubles while the budget allows, then replaces entries.
+        table starts small and doubles while the old and new tables fit in the budget
+        together (so it never holds more than the budget), then replaces entries.
     """
 
     nodes: int | None = None
@@ -38,12 +42,17 @@ class Limit:
     table_bytes: int = DEFAULT_TABLE_BYTES
 
     def __post_init__(self):
-        if self.nodes is not None and self.nodes < 1:
-            raise PegsolverError(f"node limit must be at least 1, not {self.nodes}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise PegsolverError(f"time limit must be positive seconds, not {self.seconds}")
-        if self.table_bytes < 1024:
-            raise PegsolverError(f"table budget must be at least 1024 bytes, not {self.table_bytes}")
+        def whole(x):
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        if self.nodes is not None and not (whole(self.nodes) and 1 <= self.nodes < MAX_COUNT):
+            raise PegsolverError(f"node limit must be a whole number from 1 to {MAX_COUNT - 1}, not {self.nodes!r}")
+        if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
+                                         or not 0 < self.seconds < math.inf):
+            raise PegsolverError(f"time limit must be a positive, finite number of seconds, not {self.seconds!r}")
+        if not (whole(self.table_bytes) and 1024 <= self.table_bytes <= MAX_TABLE_BYTES):
+            raise PegsolverError(f"table budget must be a whole number of bytes from 1024 to {MAX_TABLE_BYTES}, "
+                                 f"not {self.table_bytes!r}")
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ class Solution:
             "goal": self.goal.to_json(shape),
             "jumps": self.jump_names(style),
             "moves": self.move_names(style),
-            "final": [hole_name(shape, h) for h in self.final.pegs()],
+            "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved else None,
             "stats": asdict(self.stats),
         }
 
@@ -197,9 +206,12 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
-    :param goal: default: the variant's standard goal, or one peg anywhere.
+    :param goal: a :class:`Goal`, or a hole name for one peg there; default: the
+        variant's standard goal (for the seed strategy the seed's: one peg anywhere).
     :param strategy: one of ``STRATEGIES`` (see ``compile.STRATEGY_HELP``).
     :param limit: nodes, seconds and table memory; None: no limits, default table.
+        Ctrl-C also stops the search: the result then says ``"interrupted"`` (no
+        KeyboardInterrupt is raised).
     :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
     :param proofs: first test position classes and pagoda functions and answer at once
         when they forbid the problem, and prune the search with pagoda functions when the
@@ -216,9 +228,15 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if limit is not None and not isinstance(limit, Limit):
+        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
     limit = limit or Limit()
-    goal = goal or default_goal(board, strategy)
+    if isinstance(goal, str):  # a hole name: one peg there
+        goal = Goal.at(goal)
+    if goal is not None and not isinstance(goal, Goal):
+        raise PegsolverError(f"goal must be a pegsolver.Goal, a hole name or None, not {type(goal).__name__}")
     shape = board.shape
+    goal = (goal or default_goal(board, strategy)).resolve(shape)
     goal.check(shape, board.pegs_mask)
     proof = impossibility(board, goal) if proofs else None
     prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search

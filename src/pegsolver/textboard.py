@@ -86,12 +86,22 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
 
 
 def _square_coords(cells):
-    xs = {x for _, x, _ in cells}
     by_line: dict[int, list[int]] = {}
     for y, x, _ in cells:
         by_line.setdefault(y, []).append(x)
     touching = any(b - a == 1 for row in by_line.values() for a, b in zip(row, row[1:]))
-    spaced = not touching and len({x % 2 for x in xs}) == 1 and len(xs) > 1
+    spaced_rows = any(b - a == 2 for row in by_line.values() for a, b in zip(row, row[1:]))
+    parity = {x % 2 for _, x, _ in cells}
+    if not touching and spaced_rows and len(parity) > 1:
+        # Drawn with a space between cells, but some line is shifted by one character:
+        # reading it densely would silently give another board.
+        counts = {p: sum(1 for _, x, _ in cells if x % 2 == p) for p in (0, 1)}
+        odd_one = min(counts, key=counts.get)
+        y, x, _ = next(c for c in cells if c[1] % 2 == odd_one)
+        raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
+                                   "(a line shifted by one character?); for a triangular board use the "
+                                   "triangular rules")
+    spaced = not touching and len(parity) == 1 and len({x for _, x, _ in cells}) > 1
     return [(y, x // 2 if spaced else x) for y, x, _ in cells]
 
 

@@ -1,0 +1,99 @@
+"""Bad input found by trying the product as a new user: clear errors, never a traceback."""
+import json
+import math
+
+import pytest
+
+import pegsolver
+from pegsolver import Board, Goal, GoalError, Limit, PegsolverError, solve
+from pegsolver.cli import main
+
+
+def test_goals_take_hole_names_and_check_themselves():
+    assert solve("english", Goal.at("d4")).final.pegs() == [16]
+    assert solve("english", "d7").solved                      # a hole name is a goal too
+    assert solve("triangle5", Goal.at("1")).solved           # hole "1" is index 0
+    with pytest.raises(GoalError, match="names 2 holes"):
+        solve("english", Goal(pegs=1, finish=frozenset({15, 17})))
+    with pytest.raises(GoalError, match="whole number of pegs"):
+        solve("english", Goal(pegs=1.5))
+    with pytest.raises(GoalError, match="at least one hole"):
+        solve("english", Goal(pegs=1, finish=frozenset()))
+    with pytest.raises(GoalError, match="twice"):
+        Goal.pattern(["d4", "d4"])
+    with pytest.raises(pegsolver.UnknownHoleError):
+        solve("english", Goal.at("z9"))
+
+
+@pytest.mark.parametrize("limit", [dict(nodes=2**70), dict(nodes=1.5), dict(nodes=0), dict(seconds=math.nan),
+                                   dict(seconds=math.inf), dict(seconds=True), dict(table_bytes=math.nan),
+                                   dict(table_bytes=10)])
+def test_limits_are_checked(limit):
+    with pytest.raises(PegsolverError):
+        Limit(**limit)
+
+
+def test_wrong_types_in_the_api():
+    with pytest.raises(PegsolverError, match="limit must be"):
+        solve("english", limit=5)
+    with pytest.raises(PegsolverError, match="goal must be"):
+        solve("english", goal=5)
+    board = pegsolver.find_variant("english").board()
+    with pytest.raises(pegsolver.UnknownHoleError):
+        board.hole(16)
+    with pytest.raises(pegsolver.UnknownHoleError):
+        board.hole_name(-1)
+    with pytest.raises(pegsolver.InvalidJumpError):
+        board.push(5)
+    with pytest.raises(pegsolver.BoardTextError, match="not rectangular"):
+        Board.from_array([[1, 1], [1]])
+    with pytest.raises(pegsolver.UnknownVariantError):
+        pegsolver.find_variant(None)
+
+
+def test_a_line_shifted_by_one_character_is_an_error_not_another_board():
+    text = "   o o o\n    o o o\no o o o o o o\no o o . o o o\no o o o o o o\n    o o o\n    o o o"
+    with pytest.raises(pegsolver.BoardTextError, match="line 1, column 4: .*shifted"):
+        Board.from_text(text)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve", "english", "--nodes", "99999999999999999999999"], "node limit must be"),
+    (["solve", "english", "--table-mb", "nan"], "--table-mb must be"),
+    (["solve", "english", "--table-mb", "inf"], "--table-mb must be"),
+    (["solve", "english", "--seconds", "inf"], "--seconds must be"),
+    (["solve", ""], "empty variant name"),
+])
+def test_cli_limits_and_names(capsys, argv, message):
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 2 and message in err and "Traceback" not in err
+    assert message in json.loads(out)["error"]
+
+
+def test_endless_or_odd_files(tmp_path, capsys):
+    code, _, err = run(capsys, "solve", "--board", "/dev/zero")
+    assert code == 2 and "larger than" in err
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes("\ufeffo o . o\n".encode())
+    assert run(capsys, "solve", str(bom))[0] == 0
+    binary = tmp_path / "junk.txt"
+    binary.write_bytes(b"\xff\xfe\x00o")
+    code, _, err = run(capsys, "solve", str(binary))
+    assert code == 2 and "not UTF-8" in err
+
+
+def test_vacant_given_twice_adds_up(capsys):
+    code, out, _ = run(capsys, "solve", "english", "--vacant", "d4", "--vacant", "d2", "--finish", "any", "--json")
+    assert json.loads(out)["vacant"] == ["d2", "d4"]
+
+
+def test_unsolved_json_has_no_final_position(capsys):
+    code, out, _ = run(capsys, "solve", "triangle4", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["solved"] is False and data["final"] is None
