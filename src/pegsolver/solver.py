@@ -5,9 +5,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from functools import partial
 
-from . import reference
+from . import pagoda, reference
 from ._core import core_for
-from . import pagoda
 from .board import Board
 from .classes import class_finishes, has_classes, position_class
 from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
