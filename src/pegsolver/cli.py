@@ -6,7 +6,11 @@ import json
 import math
 import os
 import sys
+import time
+from collections import Counter
 from pathlib import Path
+
+from tqdm import tqdm
 
 from . import boardfile
 from .board import Board
@@ -18,6 +22,7 @@ from .goal import Goal
 from .notation import STYLES, group_moves, hole_name, jump_name, parse_hole
 from .replay import replay_moves
 from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
+from .table import MARKS, single_vacancy_table
 from .variants import catalogue, find_variant
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -69,6 +74,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_args(c)
     c.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names on square boards")
     c.add_argument("--json", action="store_true", help="print a JSON object: vacancy -> finishes")
+
+    t = sub.add_parser("table", help="solve or disprove every single-vacancy -> single-peg problem of a board",
+                       description="For every single-vacancy start and every one-peg finish: solved (and "
+                                   "replayed), or proved impossible by position class, pagoda function or "
+                                   "exhaustive search. Marks: S solved, c class, p pagoda, x exhausted search, "
+                                   "? stopped at the time limit (nothing proved).")
+    add_board_args(t)
+    t.add_argument("--seconds", type=float, default=120.0, metavar="S",
+                   help="time limit of the final search of one problem; 0 for none (default: 120)")
+    t.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names on square boards")
+    t.add_argument("--json", action="store_true", help="print a JSON object with every entry")
 
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
@@ -251,7 +267,40 @@ def cmd_classes(args) -> int:
     return EXIT_SOLVED
 
 
-COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "boards": cmd_boards}
+def cmd_table(args) -> int:
+    args.vacant = None
+    board, _ = load_start(args)
+    shape = board.shape
+    if not 0 <= args.seconds < math.inf:
+        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
+    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+    t0 = time.perf_counter()
+    with tqdm(total=shape.size ** 2, desc="problems", unit="", disable=None, file=sys.stderr) as bar:
+        entries = single_vacancy_table(board, args.seconds or None, progress=lambda done, total: bar.update(1))
+    seconds = time.perf_counter() - t0
+    counts = Counter(e.reason for e in entries)
+    if args.json:
+        print(json.dumps({
+            "board": shape.name, "seconds": seconds, "counts": dict(counts),
+            "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish), "reason": e.reason,
+                         "jumps": [jump_name(shape, j, args.notation) for j in e.jumps],
+                         "nodes": e.nodes, "seconds": e.seconds,
+                         "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from]}
+                        for e in entries]}))
+    else:
+        width = max(len(name(h)) for h in range(shape.size)) + 1
+        grid = {(e.vacancy, e.finish): MARKS.get(e.reason, "?") for e in entries}
+        print(f"board: {shape.name}; rows: vacancy, columns: finish; "
+              "S solved, c position class, p pagoda, x exhausted search, ? not settled")
+        print(" " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size)))
+        for v in range(shape.size):
+            print(f"{name(v):>{width}}" + "".join(f"{grid[(v, f)]:>{width}}" for f in range(shape.size)))
+        print(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {seconds:.1f} s")
+    return EXIT_SOLVED if all(e.reason in MARKS for e in entries) else EXIT_UNSOLVED
+
+
+COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "table": cmd_table,
+            "boards": cmd_boards}
 
 
 def main(argv: list[str] | None = None) -> int:
