@@ -68,6 +68,27 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
                 return True
         return False
 
+    def in_table_order(pegs: int):
+        # Tests each jump as the loop reaches it, as the core's dfs does.
+        for j in range(len(m2)):
+            counters["tests"] += 1
+            if pegs & m3[j] == m2[j]:
+                yield j
+
+    def score(pegs: int) -> int:
+        """The guided score: iso_weight per isolated peg plus the weights of the pegs."""
+        held = [h for h in range(n) if pegs >> h & 1]
+        isolated = sum(1 for h in held if not pegs & beside[h])
+        return iso_weight * isolated + sum(weights[h] for h in held)
+
+    def by_score(pegs: int):
+        # Tests every jump first; sorted() is stable, so ties keep jump-table order.
+        counters["tests"] += len(m2)
+        legal = [j for j in range(len(m2)) if pegs & m3[j] == m2[j]]
+        yield from sorted(legal, key=lambda j: score(pegs ^ m3[j]))
+
+    children = by_score if problem.strategy_code == STRATEGY_GUIDED else in_table_order
+
     def dfs(pegs: int) -> bool:
         visit()
         if pegs.bit_count() <= goal_count:
@@ -79,45 +100,13 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
             counters["table_hits"] += 1
             return False
         moved = False
-        for j in range(len(m2)):
-            counters["tests"] += 1
-            if pegs & m3[j] == m2[j]:
-                moved = True
-                path.append(j)
-                if dfs(pegs ^ m3[j]):
-                    return True
-                path.pop()
-        if not moved:
-            counters["dead_ends"] += 1
-        if problem.use_table:
-            dead.add(key)
-        return False
-
-    def score(pegs: int) -> int:
-        """The guided score: iso_weight per isolated peg plus the weights of the pegs."""
-        held = [h for h in range(n) if pegs >> h & 1]
-        isolated = sum(1 for h in held if not pegs & beside[h])
-        return iso_weight * isolated + sum(weights[h] for h in held)
-
-    def guided(pegs: int) -> bool:
-        visit()
-        if pegs.bit_count() <= goal_count:
-            return reached(pegs)
-        if below_a_pagoda(pegs):
-            return False
-        key = canonical(pegs) if problem.use_table else pegs
-        if problem.use_table and key in dead:
-            counters["table_hits"] += 1
-            return False
-        counters["tests"] += len(m2)
-        legal = [j for j in range(len(m2)) if pegs & m3[j] == m2[j]]
-        # sorted() is stable: equal scores keep jump-table order, as in the core.
-        for j in sorted(legal, key=lambda j: score(pegs ^ m3[j])):
+        for j in children(pegs):
+            moved = True
             path.append(j)
-            if guided(pegs ^ m3[j]):
+            if dfs(pegs ^ m3[j]):
                 return True
             path.pop()
-        if not legal:
+        if not moved:
             counters["dead_ends"] += 1
         if problem.use_table:
             dead.add(key)
@@ -144,7 +133,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
     start = sum(1 << int(h) for h in problem.start)
     solved = False
     try:
-        run = {STRATEGY_SEED: seed, STRATEGY_DFS: dfs, STRATEGY_GUIDED: guided}[problem.strategy_code]
+        run = seed if problem.strategy_code == STRATEGY_SEED else dfs
         solved = run(start)
     except _Stop as e:
         stop = e.args[0]
