@@ -97,3 +97,23 @@ def test_unsolved_json_has_no_final_position(capsys):
     code, out, _ = run(capsys, "solve", "triangle4", "--json")
     data = json.loads(out)
     assert code == 1 and data["solved"] is False and data["final"] is None
+
+
+def test_second_trial_findings(capsys, tmp_path):
+    english = pegsolver.find_variant("english").board()
+    text = pegsolver.boardfile.dumps(english, Goal.at("d4"))      # goal given by name
+    assert pegsolver.boardfile.loads(text)[1] == Goal.at(english.hole("d4"))
+    diagonal = pegsolver.find_variant("english-diagonal").board()
+    assert pegsolver.boardfile.loads(pegsolver.boardfile.dumps(diagonal))[1] == Goal.at(16)  # default goal kept
+    with pytest.raises(GoalError):
+        Goal.at(["d5"])
+    code, _, err = run(capsys, "solve", "rect3x10", "--notation", "numeric")
+    assert code == 2 and "at most 9 rows and columns" in err
+    code, out, _ = run(capsys, "replay", "english", "d2 \u2013 d4, f3-d3 51-53")  # dash and spaces
+    assert code == 0 and "jumps: 3" in out
+    code, out, _ = run(capsys, "replay", "english", "foo")
+    assert code == 2 and "UNREADABLE" in out
+    code, _, err = run(capsys, "solve", "english", "--finish", "d4", "d4")
+    assert code == 2 and "['d4', 'd4']" in err
+    code, _, err = run(capsys, "solve", "rect1x1")
+    assert code == 2 and "the start has no pegs" in err

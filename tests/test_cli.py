@@ -126,3 +126,13 @@ def test_ctrl_c_stops_the_search_and_reports(tmp_path):
     assert proc.returncode == 130, err
     assert "stopped by Ctrl-C" in out
     assert "nodes" in out and "Traceback" not in err
+
+
+def test_ctrl_c_stops_a_whole_table():
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "table", "french", "--seconds", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted by Ctrl-C after" in err and "Traceback" not in err

@@ -170,8 +170,16 @@ def load(path: str | Path) -> tuple[Board, Goal | None]:
 
 
 def dumps(board: Board, goal: Goal | None = None) -> str:
-    """A board file for this board (and goal): :func:`loads` reads it back equal."""
+    """A board file for this board and goal (default: a variant board's standard goal);
+    :func:`loads` reads it back equal.
+
+    :raises GoalError, UnknownHoleError: a goal that does not fit the board.
+    """
     shape = board.shape
+    if goal is None and board.variant is not None:  # keep the goal a variant board implies
+        goal = board.variant.goal(shape)
+    if goal is not None:
+        goal = goal.resolve(shape)
     lines = [f"name = {_quote(shape.name)}", f"rules = {_quote(shape.rules)}",
              "board = '''", board.to_text(), "'''"]
     if goal is not None:

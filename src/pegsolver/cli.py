@@ -58,9 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
                        description="Play moves from the start and report each jump as legal or name the "
                                    "first illegal one and why. Exit code: 0 all legal, 1 an illegal jump, "
-                                   "2 bad input.")
+                                   "2 a move that cannot be read (syntax, unknown hole, no such jump).")
     add_board_args(r)
-    r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 64-44" '
+    r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 43-45" '
                                  'or multi-jump moves "a4-c4-c2"')
     r.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
                    help="start with every hole filled except these")
@@ -104,6 +104,16 @@ def _is_file_spec(spec: str) -> bool:
     return "/" in spec or "\\" in spec or Path(spec).suffix != "" or Path(spec).is_file()
 
 
+def check_notation(args, board: Board) -> None:
+    """Refuse two-digit hole numbers before any work on a board they cannot name."""
+    if getattr(args, "notation", None) == "numeric" and board.shape.grid == "square":
+        rows = max(r for r, _ in board.shape.coords) + 1
+        cols = max(c for _, c in board.shape.coords) + 1
+        if rows > 9 or cols > 9:
+            raise PegsolverError(f"--notation numeric needs at most 9 rows and columns; board "
+                                 f"{board.shape.name!r} has {rows} rows and {cols} columns")
+
+
 def load_start(args) -> tuple[Board, Goal | None]:
     """The start board and the goal a board file gives (or None)."""
     spec = args.board
@@ -131,6 +141,7 @@ def load_start(args) -> tuple[Board, Goal | None]:
         board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in set(holes)))
         if board.pegs_mask == 0:
             raise PegsolverError("--vacant leaves no peg on the board")
+    check_notation(args, board)
     return board, file_goal
 
 
@@ -139,8 +150,9 @@ def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
         return file_goal or default_goal(board, args.strategy)
     if len(args.finish) == 1 and args.finish[0].lower() in ("any", "anywhere"):
         return Goal.anywhere()
-    holes = [parse_hole(board.shape, h) for h in args.finish]
-    return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
+    for h in args.finish:
+        parse_hole(board.shape, h)  # names the bad one
+    return Goal.at(args.finish[0]) if len(args.finish) == 1 else Goal.pattern(args.finish)
 
 
 def print_text(sol, show_boards: bool, style: str) -> None:
@@ -220,11 +232,14 @@ def cmd_replay(args) -> int:
         for k, (text, jumps) in enumerate(report.moves, 1):
             print(f"{k:3d}. {text:<12} ok ({len(jumps)} jump{'s' * (len(jumps) != 1)})")
         if report.error is not None:
-            print(f"{report.error_index + 1:3d}. {report.error_text:<12} ILLEGAL: {report.error}")
+            label = "UNREADABLE" if report.unreadable else "ILLEGAL"
+            print(f"{report.error_index + 1:3d}. {report.error_text:<12} {label}: {report.error}")
         print(final.to_text())
         print(f"jumps: {len(report.jumps)}, moves: {len(group_moves(report.jumps))}, pegs left: {final.peg_count}"
               + ("" if report.error is None else " (stopped at the illegal move)"))
-    return EXIT_SOLVED if report.error is None else EXIT_UNSOLVED
+    if report.error is None:
+        return EXIT_SOLVED
+    return EXIT_USAGE if report.unreadable else EXIT_UNSOLVED
 
 
 def cmd_boards(args) -> int:
@@ -290,12 +305,16 @@ def cmd_table(args) -> int:
     else:
         width = max(len(name(h)) for h in range(shape.size)) + 1
         grid = {(e.vacancy, e.finish): MARKS.get(e.reason, "?") for e in entries}
+        grid.update({(v, f): " " for v in range(shape.size) for f in range(shape.size) if (v, f) not in grid})
         print(f"board: {shape.name}; rows: vacancy, columns: finish; "
               "S solved, c position class, p pagoda, x exhausted search, ? not settled")
         print(" " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size)))
         for v in range(shape.size):
             print(f"{name(v):>{width}}" + "".join(f"{grid[(v, f)]:>{width}}" for f in range(shape.size)))
         print(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {seconds:.1f} s")
+    if entries and entries[-1].reason == "interrupted":
+        print(f"interrupted by Ctrl-C after {len(entries) - 1} of {shape.size ** 2} problems", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return EXIT_SOLVED if all(e.reason in MARKS for e in entries) else EXIT_UNSOLVED
 
 

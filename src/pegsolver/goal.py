@@ -8,6 +8,16 @@ from .geometry import Hole, Shape
 from .notation import hole_name, parse_hole
 
 
+def _check_hole_type(hole) -> None:
+    if isinstance(hole, bool) or not isinstance(hole, (int, str)):
+        raise GoalError(f"a goal hole is a name like 'd4' or a 0-based index, not {hole!r}")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 peg``, ``2 pegs``."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 @dataclass(frozen=True)
 class Goal:
     """A finish: ``pegs`` pegs anywhere, or exactly the holes in ``finish``.
@@ -28,7 +38,11 @@ class Goal:
 
     @classmethod
     def at(cls, hole: Hole | str) -> Goal:
-        """One peg left, on ``hole`` (a name or a 0-based index)."""
+        """One peg left, on ``hole`` (a name or a 0-based index).
+
+        :raises GoalError: ``hole`` is neither a string nor an int.
+        """
+        _check_hole_type(hole)
         return cls(pegs=1, finish=frozenset([hole]))
 
     @classmethod
@@ -38,6 +52,8 @@ class Goal:
         :raises GoalError: a hole listed twice.
         """
         holes = list(holes)
+        for h in holes:
+            _check_hole_type(h)
         if len(set(holes)) != len(holes):
             raise GoalError(f"goal pattern lists a hole twice: {holes!r}")
         return cls(pegs=len(holes), finish=frozenset(holes))
@@ -65,7 +81,7 @@ class Goal:
         if not holes:
             raise GoalError("a goal pattern must name at least one hole")
         if len(holes) != self.pegs:
-            raise GoalError(f"the goal leaves {self.pegs} peg{'s' * (self.pegs != 1)} but names {len(holes)} holes")
+            raise GoalError(f"the goal leaves {plural(self.pegs, 'peg')} but names {plural(len(holes), 'hole')}")
         return Goal(pegs=self.pegs, finish=frozenset(holes))
 
     def finish_mask(self) -> int:
@@ -80,8 +96,10 @@ class Goal:
         """
         self.resolve(shape)
         start = start_mask.bit_count()
+        if start == 0:
+            raise GoalError(f"the start has no pegs: every hole of board {shape.name!r} is vacant")
         if self.pegs > start:
-            raise GoalError(f"the goal leaves {self.pegs} pegs but the start has only {start}")
+            raise GoalError(f"the goal leaves {plural(self.pegs, 'peg')} but the start has only {start}")
 
     def reached(self, pegs_mask: int) -> bool:
         if self.finish is not None:

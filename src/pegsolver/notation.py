@@ -119,8 +119,10 @@ def find_jump(shape: Shape, from_hole: Hole, to_hole: Hole) -> Jump:
 
 
 def split_moves(text: str) -> list[str]:
-    """Moves of a list separated by commas and/or white space."""
-    return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    """Moves of a list separated by commas and/or white space; typographic dashes and
+    spaces around a dash (``d2 – d4``) are read as ``d2-d4``."""
+    text = re.sub(r"\s*[-\u2010-\u2015\u2212]\s*", "-", text.strip())
+    return [t for t in re.split(r"[\s,;]+", text) if t]
 
 
 def parse_move(shape: Shape, text: str) -> list[Jump]:

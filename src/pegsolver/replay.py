@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board
-from .errors import PegsolverError
+from .errors import IllegalJumpError, PegsolverError
 from .geometry import Jump
 from .notation import split_moves
 
@@ -24,6 +24,7 @@ class ReplayReport:
     error: str | None = None
     error_index: int = -1
     error_text: str = ""
+    unreadable: bool = False  # the error is in the text (syntax, unknown hole), not the rules
 
 
 def replay_moves(start: Board, text: str) -> ReplayReport:
@@ -43,6 +44,7 @@ def replay_moves(start: Board, text: str) -> ReplayReport:
             jumps = board.push_move(token)
         except PegsolverError as e:
             report.error, report.error_index, report.error_text = str(e), k, token
+            report.unreadable = not isinstance(e, IllegalJumpError)
             break
         report.moves.append((token, jumps))
         report.jumps.extend(jumps)

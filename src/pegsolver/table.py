@@ -81,7 +81,8 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
 
     :param seconds_per_problem: time limit of the final search of one pair (None: none).
     :param progress: called as ``progress(done, total)`` after each pair.
-    :returns: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes of them.
+    :returns: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes of them; after
+        Ctrl-C, the pairs settled so far and the interrupted one last.
     """
     shape = board.shape
     n = shape.size
@@ -101,4 +102,6 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
             out.append(entry)
             if progress:
                 progress(len(out), n * n)
+            if entry.reason == "interrupted":  # Ctrl-C ends the whole table
+                return out
     return out
