@@ -13,6 +13,7 @@ from replay import assert_solves
 
 import pegsolver
 from pegsolver import Board, Goal, Shape, solve
+from pegsolver.compile import ORDERS
 from pegsolver.errors import CoreMissingError
 
 
@@ -44,11 +45,11 @@ COUNTERS = ("tests", "nodes", "dead_ends", "table_hits", "table_entries")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_problems(), st.sampled_from(sorted(pegsolver.STRATEGIES)))
-def test_core_and_reference_agree(problem, strategy):
+@given(small_problems(), st.sampled_from(sorted(pegsolver.STRATEGIES)), st.sampled_from((None,) + ORDERS))
+def test_core_and_reference_agree(problem, strategy, order):
     board, goal = problem
-    core = solve(board, goal, strategy=strategy, proofs=False)
-    ref = solve(board, goal, strategy=strategy, backend="reference", proofs=False)
+    core = solve(board, goal, strategy=strategy, proofs=False, order=order)
+    ref = solve(board, goal, strategy=strategy, backend="reference", proofs=False, order=order)
     assert core.solved == ref.solved
     assert core.jumps == ref.jumps
     for name in COUNTERS:

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from . import boardfile
 from .board import Board
 from .classes import class_finishes, has_classes
-from .compile import DEFAULT_STRATEGY, STRATEGIES, STRATEGY_HELP
+from .compile import DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
 from .errors import BoardTextError, CoreMissingError, PegsolverError
 from .geometry import GRIDS, RULES
 from .goal import Goal
@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
     s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
+    s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
+                                                   "down/up/right/left: jumps landing toward that side first")
     s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
     s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
@@ -198,7 +200,8 @@ def cmd_solve(args) -> int:
     if not 1 / 1024 <= args.table_mb <= MAX_TABLE_BYTES / 2**20:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
-    sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs)
+    sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
+                order=args.order)
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import PegsolverError
 from .geometry import SQUARE, Shape
 from .goal import Goal
 
@@ -79,12 +80,32 @@ def centre_distance(shape: Shape) -> list[float]:
     return [round(math.hypot(y - cy, x - cx), 9) for y, x in points]
 
 
+# Static jump orders: "table" (by start hole, row by row), "outside-in" (pegs far from
+# the centre first, landing nearer it first), and by landing hole toward one side.
+ORDERS = ("table", "outside-in", "down", "up", "right", "left")
+
+
 def jump_order(shape: Shape, order: str) -> list[int]:
-    """Indices into ``shape.jumps`` in the order a search tries them."""
+    """Indices into ``shape.jumps`` in the order a search tries them (ties: table order).
+
+    :raises PegsolverError: an order not in ``ORDERS``.
+    """
+    jumps = shape.jumps
     if order == "table":
-        return list(range(len(shape.jumps)))
-    d = centre_distance(shape)
-    return sorted(range(len(shape.jumps)), key=lambda k: (-d[shape.jumps[k].from_hole], d[shape.jumps[k].to_hole], k))
+        return list(range(len(jumps)))
+    if order == "outside-in":
+        d = centre_distance(shape)
+        return sorted(range(len(jumps)), key=lambda k: (-d[jumps[k].from_hole], d[jumps[k].to_hole], k))
+    # Landing holes swept from one side: "down" takes the bottom row first, right to left.
+    side = {"down": (0, -1), "up": (0, 1), "right": (1, -1), "left": (1, 1)}.get(order)
+    if side is None:
+        raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
+    axis, sign = side
+
+    def key(k):
+        r, c = shape.coords[jumps[k].to_hole]
+        return (sign * r, sign * c, k) if axis == 0 else (sign * c, sign * r, k)
+    return sorted(range(len(jumps)), key=key)
 
 
 def hole_weights(shape: Shape, kind: str) -> list[int]:
@@ -94,11 +115,12 @@ def hole_weights(shape: Shape, kind: str) -> list[int]:
     return [round(GUIDE_SCALE * d) for d in centre_distance(shape)]
 
 
-def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=()) -> Problem:
+def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=(),
+                    order: str | None = None) -> Problem:
     code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size
-    order = jump_order(shape, order_name)
+    order = jump_order(shape, order or order_name)
     rank = {k: i for i, k in enumerate(order)}
     slots = [[rank[j] if j >= 0 else -1 for j in row] for row in shape.slots]
     return Problem(

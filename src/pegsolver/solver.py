@@ -201,7 +201,8 @@ def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
 
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
-          limit: Limit | None = None, backend: str = "core", proofs: bool = True) -> Solution:
+          limit: Limit | None = None, backend: str = "core", proofs: bool = True,
+          order: str | None = None) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -215,6 +216,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :param proofs: first test position classes and pagoda functions and answer at once
         when they forbid the problem, and prune the search with pagoda functions when the
         goal names its holes; False searches with neither (to measure the search alone).
+    :param order: the static jump order to try (``compile.ORDERS``); default: the
+        strategy's. Not used by the seed scan or the guided sort.
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -240,7 +243,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     proof = impossibility(board, goal) if proofs else None
     prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
     problem = compile_problem(shape, board.pegs_mask, goal, strategy,
-                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else ())
+                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else (), order)
     if proof:
         stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
                       dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0)
