@@ -49,3 +49,14 @@ def test_ordering(benchmark, name, strategy):
     assert sol.solved or sol.reason == "node limit"
     benchmark.extra_info.update(reason=sol.reason, tests=sol.stats.tests, nodes=sol.stats.nodes,
                                 node_limit=NODE_LIMIT)
+
+
+@pytest.mark.benchmark(group="direction")
+@pytest.mark.parametrize("problem", ["english d4->d1", "english d4->a4"])
+@pytest.mark.parametrize("backward", [False, True], ids=["forward", "backward"])
+def test_direction(benchmark, problem, backward):
+    board, goal, nodes = PROBLEMS[problem]
+    sol = benchmark.pedantic(lambda: solve(board, goal, limit=Limit(nodes=nodes), backward=backward),
+                             rounds=1, iterations=1)
+    assert sol.solved
+    benchmark.extra_info.update(direction=sol.stats.direction, tests=sol.stats.tests, nodes=sol.stats.nodes)

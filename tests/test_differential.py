@@ -76,6 +76,12 @@ def test_symmetry_never_changes_the_answer(problem):
     board, goal = problem
     answers = {solve(board, goal, strategy=s).solved for s in ("dfs", "table", "symmetry")}
     assert len(answers) == 1
+    if goal.finish is not None and board.shape.size - board.peg_count >= 1:
+        # complement duality: the backward search answers the same, and its solution replays
+        back = solve(board, goal, backward=True)
+        assert back.solved in answers and back.stats.direction == "backward"
+        if back.solved:
+            assert_solves(back, finish=sorted(goal.finish), pegs_left=goal.pegs)
 
 
 def test_missing_core_says_how_to_build_it(monkeypatch):

@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="goal: one peg at HOLE, the exact pattern of several holes, or 'any' for one peg anywhere")
     s.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
+    s.add_argument("--backward", action="store_true",
+                   help="search backward by complement duality: from the complement of the finish to the "
+                        "complement of the start (needs --finish HOLE or a pattern)")
     s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
     s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
                                                    "down/up/right/left: jumps landing toward that side first")
@@ -165,7 +168,7 @@ def print_text(sol, show_boards: bool, style: str) -> None:
     print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps), vacant: {vacant or 'none'}")
     print(f"goal: {sol.goal.describe(shape)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
-          f"symmetries used: {st.symmetries}")
+          f"symmetries used: {st.symmetries}, direction: {st.direction}")
     if sol.solved:
         print(f"solved: {len(sol.jumps)} jumps in {len(sol.moves)} moves")
         board = sol.start.with_pegs(sol.start.pegs_mask)
@@ -201,7 +204,7 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
-                order=args.order)
+                order=args.order, backward=args.backward)
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:

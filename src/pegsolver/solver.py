@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 
 from . import pagoda, reference
@@ -10,7 +10,7 @@ from ._core import core_for
 from .board import Board
 from .classes import class_finishes, has_classes, position_class
 from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
-from .errors import PegsolverError
+from .errors import GoalError, PegsolverError
 from .geometry import Jump
 from .goal import Goal
 from .notation import group_moves, jump_name, move_name
@@ -61,7 +61,8 @@ class Stats:
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
     stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
     loop; ``symmetries`` the size of the symmetry group used (1 = none);
-    ``pagoda_prunes`` positions dropped because a pagoda function fell below the goal's."""
+    ``pagoda_prunes`` positions dropped because a pagoda function fell below the goal's;
+    ``direction`` ``"forward"``, or ``"backward"`` when the dual problem was searched."""
 
     strategy: str
     backend: str
@@ -74,6 +75,7 @@ class Stats:
     table_bytes: int
     seconds: float
     pagoda_prunes: int = 0
+    direction: str = "forward"
 
 
 @dataclass
@@ -202,7 +204,7 @@ def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
-          order: str | None = None) -> Solution:
+          order: str | None = None, backward: bool = False) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -218,6 +220,9 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         goal names its holes; False searches with neither (to measure the search alone).
     :param order: the static jump order to try (``compile.ORDERS``); default: the
         strategy's. Not used by the seed scan or the guided sort.
+    :param backward: search the dual problem instead, by complement duality: from the
+        complement of the finish to the complement of the start; its jumps in reverse
+        order solve the original (the goal must name its holes).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -240,6 +245,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     shape = board.shape
     goal = (goal or default_goal(board, strategy)).resolve(shape)
     goal.check(shape, board.pegs_mask)
+    if backward:
+        return _solve_backward(board, goal, strategy, limit, backend, proofs, order)
     proof = impossibility(board, goal) if proofs else None
     prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
     problem = compile_problem(shape, board.pegs_mask, goal, strategy,
@@ -266,6 +273,20 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
     reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
     return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats)
+
+
+def _solve_backward(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
+                    order: str | None) -> Solution:
+    # Complement duality: a jump sequence from S to F, read backward, leads from the
+    # complement of F to the complement of S.
+    if goal.finish is None:
+        raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
+    full = board.shape.full_mask
+    dual = solve(board.with_pegs(full & ~goal.finish_mask()),
+                 Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1),
+                 strategy, limit, backend, proofs, order)
+    return Solution(board.with_pegs(board.pegs_mask), goal, dual.solved, dual.reason, dual.jumps[::-1],
+                    replace(dual.stats, direction="backward"), dual.explanation)
 
 
 __all__ = ["Limit", "Stats", "Solution", "solve", "goal_symmetries"]
