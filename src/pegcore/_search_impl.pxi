@@ -232,12 +232,10 @@ cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
     return popcount_bits(pegs) == c.goal_count
 
 
-cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
-    # Jump-table order; a position left without success is proven dead.
-    cdef int j, moved = 0
-    cdef bits_t key = 0
-    cdef const bits_t* m2 = c.m2
-    cdef const bits_t* m3 = c.m3
+cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key) noexcept nogil:
+    # What dfs and guided do on entering a position: limits, goal, pagodas, table.
+    # Returns 0 or 1 when that settles the position, -1 when its jumps must be tried
+    # (then *key is its table key).
     if poll_limits(c):
         return 0
     c.nodes += 1
@@ -246,10 +244,22 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     if c.npag and pagoda_dead(c, pegs):
         return 0
     if c.use_table:
-        key = canonical(c, pegs) if c.nsym else pegs
-        if table_contains(&c.table, key):
+        key[0] = canonical(c, pegs) if c.nsym else pegs
+        if table_contains(&c.table, key[0]):
             c.table_hits += 1
             return 0
+    return -1
+
+
+cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # Jump-table order; a position left without success is proven dead.
+    cdef int j, settled, moved = 0
+    cdef bits_t key = 0
+    cdef const bits_t* m2 = c.m2
+    cdef const bits_t* m3 = c.m3
+    settled = enter_node(c, pegs, &key)
+    if settled >= 0:
+        return settled
     for j in range(c.njumps):
         if (pegs & m3[j]) == m2[j]:
             moved = 1
@@ -314,25 +324,16 @@ cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     # scores iso_weight per isolated peg plus the weights of its pegs. Each child is
     # scored by its change from the parent (same order as the full score, since the
     # parent's is common to all), and a jump changes isolation only inside its region.
-    cdef int j, i, n = 0
+    cdef int j, i, settled, n = 0
     cdef bits_t key = 0, child, reg
     cdef int64_t sc
     cdef int64_t* score = c.kid_score + <size_t>depth * c.njumps
     cdef int32_t* kid = c.kid_jump + <size_t>depth * c.njumps
     cdef const bits_t* m2 = c.m2
     cdef const bits_t* m3 = c.m3
-    if poll_limits(c):
-        return 0
-    c.nodes += 1
-    if popcount_bits(pegs) <= c.goal_count:
-        return goal_reached(c, pegs)
-    if c.npag and pagoda_dead(c, pegs):
-        return 0
-    if c.use_table:
-        key = canonical(c, pegs) if c.nsym else pegs
-        if table_contains(&c.table, key):
-            c.table_hits += 1
-            return 0
+    settled = enter_node(c, pegs, &key)
+    if settled >= 0:
+        return settled
     for j in range(c.njumps):
         if (pegs & m3[j]) == m2[j]:
             child = pegs ^ m3[j]

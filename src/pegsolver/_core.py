@@ -56,7 +56,3 @@ def core_for(n_holes: int, name: str | None = None):
     board = f"board {name!r}" if name is not None else "board"
     raise BoardTooLargeError(
         f"{board} has {n_holes} holes; the compiled core takes at most {CORE128_HOLES}")
-
-
-def max_core_holes() -> int:
-    return core128().MAX_HOLES

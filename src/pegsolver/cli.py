@@ -56,9 +56,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
                    help="no position-class or pagoda proofs and no pagoda pruning: search alone")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
-    s.add_argument("--notation", choices=STYLES, default="algebraic",
-                   help="hole names on square boards: algebraic (d4) or numeric (44)")
-    s.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
                        description="Play moves from the start and report each jump as legal or name the "
@@ -69,16 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
                                  'or multi-jump moves "a4-c4-c2"')
     r.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
                    help="start with every hole filled except these")
-    r.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names in the report")
-    r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     c = sub.add_parser("classes", help="for each single vacancy, the finishes its position class allows",
                        description="For each single-vacancy start, list the holes where one final peg is "
                                    "allowed by position class (de Bruijn 1972 on square grids, Bell 2008 on "
                                    "triangles). A finish not listed is impossible; a listed one may still be.")
     add_board_args(c)
-    c.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names on square boards")
-    c.add_argument("--json", action="store_true", help="print a JSON object: vacancy -> finishes")
 
     t = sub.add_parser("table", help="solve or disprove every single-vacancy -> single-peg problem of a board",
                        description="For every single-vacancy start and every one-peg finish: solved (and "
@@ -88,8 +81,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_args(t)
     t.add_argument("--seconds", type=float, default=120.0, metavar="S",
                    help="time limit of the final search of one problem; 0 for none (default: 120)")
-    t.add_argument("--notation", choices=STYLES, default="algebraic", help="hole names on square boards")
-    t.add_argument("--json", action="store_true", help="print a JSON object with every entry")
 
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
@@ -103,6 +94,9 @@ def add_board_args(p) -> None:
     p.add_argument("--board", metavar="FILE", help="read the start from a board file (.toml, or drawn text)")
     p.add_argument("--rules", choices=RULES, help="jump rules of a drawn-text board file (default: orthogonal)")
     p.add_argument("--grid", choices=GRIDS, help="grid of a drawn-text board file (triangle = triangular rules)")
+    p.add_argument("--notation", choices=STYLES, default="algebraic",
+                   help="hole names on square boards: algebraic (d4) or numeric (44)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def _is_file_spec(spec: str) -> bool:
@@ -141,7 +135,7 @@ def load_start(args) -> tuple[Board, Goal | None]:
                 raise BoardTextError(f"board file {spec!r}, {e}") from None
     else:
         board = find_variant(args.variant or "english").board()
-    if args.vacant:
+    if getattr(args, "vacant", None):  # solve and replay only
         holes = [parse_hole(board.shape, h) for h in args.vacant]
         board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in set(holes)))
         if board.pegs_mask == 0:
@@ -270,7 +264,6 @@ def cmd_boards(args) -> int:
 
 
 def cmd_classes(args) -> int:
-    args.vacant = None
     board, _ = load_start(args)
     shape = board.shape
     if not has_classes(shape):
@@ -289,7 +282,6 @@ def cmd_classes(args) -> int:
 
 
 def cmd_table(args) -> int:
-    args.vacant = None
     board, _ = load_start(args)
     shape = board.shape
     if not 0 <= args.seconds < math.inf:

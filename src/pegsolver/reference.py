@@ -12,7 +12,7 @@ import time
 from .compile import Problem
 
 STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT = 0, 1, 2, 3
-STRATEGY_SEED, STRATEGY_DFS, STRATEGY_GUIDED = 0, 1, 2
+STRATEGY_SEED, STRATEGY_GUIDED = 0, 2  # as in pegcore; everything else is the dfs
 
 
 class _Stop(Exception):
