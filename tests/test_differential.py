@@ -70,11 +70,32 @@ def test_core_and_reference_agree(problem, strategy, order):
         assert getattr(proved.stats, name) == getattr(proved_ref.stats, name), name
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.integers(1, 4), st.booleans())
+def test_narrow_beams_agree_and_claim_no_proof(problem, width, proofs):
+    # Narrow beams cut levels: core and reference must cut the same positions, and an
+    # unsolved answer after a cut must not be called a proof.
+    board, goal = problem
+    core = solve(board, goal, strategy="beam", beam_width=width, proofs=proofs)
+    ref = solve(board, goal, strategy="beam", beam_width=width, proofs=proofs, backend="reference")
+    assert (core.solved, core.reason, core.jumps) == (ref.solved, ref.reason, ref.jumps)
+    for name in COUNTERS + ("pagoda_prunes",):
+        assert getattr(core.stats, name) == getattr(ref.stats, name), name
+    if core.solved:
+        finish = sorted(goal.finish) if goal.finish is not None else None
+        assert_solves(core, finish=finish, pegs_left=goal.pegs)
+    elif core.reason == "exhausted":
+        assert not solve(board, goal, strategy="dfs", proofs=False)
+    else:
+        assert core.reason in ("beam", "position class", "pagoda")
+
+
 @settings(max_examples=100, deadline=None)
 @given(small_problems())
 def test_symmetry_never_changes_the_answer(problem):
     board, goal = problem
-    answers = {solve(board, goal, strategy=s).solved for s in ("dfs", "table", "symmetry")}
+    # (the beam never cuts a level on boards this small, so it is exhaustive too)
+    answers = {solve(board, goal, strategy=s).solved for s in ("dfs", "table", "symmetry", "beam")}
     assert len(answers) == 1
     if goal.finish is not None and board.shape.size - board.peg_count >= 1:
         # complement duality: the backward search answers the same, and its solution replays
@@ -88,3 +109,17 @@ def test_missing_core_says_how_to_build_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pegcore._search64", None)
     with pytest.raises(CoreMissingError, match="pip install"):
         solve("english")
+
+
+@pytest.mark.parametrize("name", ["english", "triangle6", "asymmetric"])
+@pytest.mark.parametrize("width", [1, 7, 60])
+def test_beam_cuts_the_same_on_real_boards(name, width):
+    # Real boards make every level wider than these beams, so every level is cut.
+    core = solve(name, strategy="beam", beam_width=width)
+    ref = solve(name, strategy="beam", beam_width=width, backend="reference")
+    assert (core.solved, core.reason, core.jumps) == (ref.solved, ref.reason, ref.jumps)
+    for counter in COUNTERS + ("pagoda_prunes",):
+        assert getattr(core.stats, counter) == getattr(ref.stats, counter), counter
+    assert core.reason in ("solved", "beam")
+    if core.solved:
+        assert_solves(core, finish=sorted(core.goal.finish) if core.goal.finish else None, pegs_left=1)

@@ -38,3 +38,4 @@ cdef inline uint64_t hash_bits(bits_t b) noexcept nogil:
     return x * <uint64_t>0x9E3779B97F4A7C15ULL
 
 include "_search_impl.pxi"
+include "_beam_impl.pxi"

@@ -23,3 +23,4 @@ cdef inline uint64_t hash_bits(bits_t b) noexcept nogil:
     return b * <uint64_t>0x9E3779B97F4A7C15ULL
 
 include "_search_impl.pxi"
+include "_beam_impl.pxi"

@@ -18,6 +18,7 @@ cdef enum:
     STRATEGY_SEED = 0
     STRATEGY_DFS = 1
     STRATEGY_GUIDED = 2
+    STRATEGY_BEAM = 3
 
 # Why a search stopped (kept in step with pegsolver.solver.STOP_REASONS).
 cdef enum:
@@ -25,6 +26,8 @@ cdef enum:
     STOP_NODES = 1
     STOP_SECONDS = 2
     STOP_INTERRUPT = 3
+    STOP_MEMORY = 4      # the beam's levels outgrew the memory budget
+    STOP_BEAM = 5        # the beam emptied after a level was cut: no proof
 
 # How often (in nodes, powers of two) the clock and the signals are polled.
 cdef enum:
@@ -376,7 +379,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            int strategy, bint use_table, uint64_t node_limit=0,
            double seconds=0.0, uint64_t table_bytes=64 << 20,
            const int64_t[::1] weights=None, int64_t iso_weight=0,
-           const int64_t[:, ::1] pagodas=None, const int64_t[::1] thresholds=None):
+           const int64_t[:, ::1] pagodas=None, const int64_t[::1] thresholds=None,
+           uint64_t beam_width=0):
     """Run one search.
 
     jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
@@ -388,14 +392,19 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     the guided strategy's score (needed by it only): iso_weight per isolated peg plus
     the weights of the holes with pegs; children are tried lowest score first, ties
     in jump order. pagodas (n_pag, n_holes) integer pagoda functions (no jump raises
-    their total) and thresholds (n_pag,) their values on the goal: the dfs and guided
-    searches drop a position whose total falls below a threshold.
+    their total) and thresholds (n_pag,) their values on the goal: the searches drop a
+    position whose total falls below a threshold. beam_width: the beam strategy's
+    positions kept per level (scored as guided, merged up to perms); its levels,
+    children and key set must fit in table_bytes.
 
-    Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted), path
-    (jump indices), tests, nodes, dead_ends, table_hits, table_entries, table_bytes,
-    table_replaced, pagoda_prunes, seconds.
+    Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted, 4 memory
+    budget, 5 beam emptied after a cut), path (jump indices), tests, nodes, dead_ends,
+    table_hits (beam: children merged with one already generated), table_entries (beam:
+    positions kept over all levels), table_bytes (beam: peak bytes), table_replaced,
+    pagoda_prunes, seconds.
     """
     cdef Ctx c
+    cdef Beam bm
     cdef int i, s, b, v, k, h, nj = jumps.shape[0], depth_max
     cdef bits_t pegs = 0, img
     cdef int solved = 0
@@ -403,12 +412,19 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef double t0
     if nholes < 1 or nholes > MAX_HOLES:
         raise ValueError(f"this core takes 1..{MAX_HOLES} holes, not {nholes}")
-    if strategy == STRATEGY_GUIDED and (weights is None or weights.shape[0] != nholes):
-        raise ValueError(f"the guided strategy needs weights for the {nholes} holes")
+    cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
+    if scored and (weights is None or weights.shape[0] != nholes):
+        raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
+    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:
+        raise ValueError(f"the beam strategy needs a width from 1 to {0xFFFFFFFF}, not {beam_width}")
+    if strategy == STRATEGY_BEAM:
+        use_table = False  # the beam merges within a level instead
     if pagodas is not None and (thresholds is None or pagodas.shape[1] != nholes
                                 or thresholds.shape[0] != pagodas.shape[0]):
         raise ValueError(f"pagodas must be (n, {nholes}) with n thresholds")
     memset(&c, 0, sizeof(Ctx))
+    memset(&bm, 0, sizeof(Beam))
+    bm.budget = table_bytes
     c.nholes = nholes
     c.njumps = nj
     c.ndir = slots.shape[1]
@@ -426,7 +442,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         c.npag = pagodas.shape[0]
         c.pag_lut = <int64_t*>calloc(<size_t>c.npag * c.nbytes * 256, sizeof(int64_t))
         c.pag_thr = <int64_t*>malloc(c.npag * sizeof(int64_t))
-    if strategy == STRATEGY_GUIDED:
+    if scored:
         # Scratch for the children of every depth at once, so no node allocates.
         depth_max = start.shape[0] + 1
         c.iso_weight = iso_weight
@@ -439,7 +455,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
                 or c.path == NULL):
             raise MemoryError("search arrays")
-        if strategy == STRATEGY_GUIDED and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
+        if scored and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
                                             or c.kid_score == NULL or c.kid_jump == NULL):
             raise MemoryError("guided search arrays")
         if c.npag and (c.pag_lut == NULL or c.pag_thr == NULL):
@@ -461,7 +477,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             c.m3[i] = c.m2[i] | hole_bit(jumps[i, 2])
         for i in range(nholes * c.ndir):
             c.slots[i] = slots[i // c.ndir, i % c.ndir]
-        if strategy == STRATEGY_GUIDED:
+        if scored:
             for i in range(nj):
                 c.jump_gain[i] = weights[jumps[i, 2]] - weights[jumps[i, 0]] - weights[jumps[i, 1]]
                 c.beside[jumps[i, 0]] |= hole_bit(jumps[i, 1])
@@ -493,6 +509,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                 solved = seed_dfs(&c, pegs, 0)
             elif strategy == STRATEGY_GUIDED:
                 solved = guided(&c, pegs, 0)
+            elif strategy == STRATEGY_BEAM:
+                solved = beam(&c, &bm, pegs, beam_width)
+                if not solved and c.stop == STOP_NONE and bm.cut:
+                    c.stop = STOP_BEAM
             else:
                 solved = dfs(&c, pegs, 0)
         elapsed = now_seconds() - t0
@@ -506,7 +526,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             "dead_ends": c.dead_ends,
             "table_hits": c.table_hits,
             "table_entries": c.table.count,
-            "table_bytes": (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
+            "table_bytes": bm.peak if strategy == STRATEGY_BEAM else
+                           (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
             "table_replaced": c.table.replaced,
             "pagoda_prunes": c.pagoda_prunes,
             "seconds": elapsed,
@@ -525,3 +546,4 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.kid_jump)
         free(c.pag_lut)
         free(c.pag_thr)
+        beam_free(&bm)

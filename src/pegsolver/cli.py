@@ -15,7 +15,7 @@ from tqdm import tqdm
 from . import boardfile
 from .board import Board
 from .classes import class_finishes, has_classes
-from .compile import DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
+from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
 from .errors import BoardTextError, CoreMissingError, PegsolverError
 from .geometry import GRIDS, RULES
 from .goal import Goal
@@ -48,11 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
     s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
                                                    "down/up/right/left: jumps landing toward that side first")
+    s.add_argument("--beam-width", type=int, default=DEFAULT_BEAM_WIDTH, metavar="W",
+                   help=f"positions the beam strategy keeps per level (default: {DEFAULT_BEAM_WIDTH:,}); "
+                        "its memory counts against --table-mb")
     s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
     s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
     s.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_BYTES / 2**20, metavar="MB",
-                   help=f"memory for the table of dead positions in MiB (default: {DEFAULT_TABLE_BYTES >> 20})")
+                   help=f"memory for the table of dead positions (or the beam's levels) in MiB "
+                        f"(default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
                    help="no position-class or pagoda proofs and no pagoda pruning: search alone")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
@@ -179,6 +183,9 @@ def print_text(sol, show_boards: bool, style: str) -> None:
         print("no solution: every position reachable from the start was searched")
     elif sol.reason in ("position class", "pagoda"):
         print(f"impossible: {sol.explanation}")
+    elif sol.reason == "beam":
+        print("not solved: the beam kept too few positions per level to reach the goal (a wider "
+              "--beam-width may); nothing proved")
     else:
         why = {"interrupted": "Ctrl-C"}.get(sol.reason, f"the {sol.reason}")
         print(f"not solved: stopped by {why} before a solution was found; nothing proved")
@@ -198,7 +205,7 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
-                order=args.order, backward=args.backward)
+                order=args.order, backward=args.backward, beam_width=args.beam_width)
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:

@@ -11,8 +11,8 @@ import time
 
 from .compile import Problem
 
-STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT = 0, 1, 2, 3
-STRATEGY_SEED, STRATEGY_GUIDED = 0, 2  # as in pegcore; everything else is the dfs
+STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT, STOP_BEAM = 0, 1, 2, 3, 5
+STRATEGY_SEED, STRATEGY_GUIDED, STRATEGY_BEAM = 0, 2, 3  # as in pegcore; everything else is the dfs
 
 
 class _Stop(Exception):
@@ -20,7 +20,10 @@ class _Stop(Exception):
 
 
 def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
-    """Run the search in Python; see ``pegcore._search64.search`` for the result keys."""
+    """Run the search in Python; see ``pegcore._search64.search`` for the result keys.
+
+    The beam strategy's memory is not bounded here (the core's is).
+    """
     n = problem.nholes
     m2 = [(1 << int(f)) | (1 << int(o)) for f, o, _ in problem.jumps]
     m3 = [a | (1 << int(t)) for a, (_, _, t) in zip(m2, problem.jumps)]
@@ -130,10 +133,62 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
             counters["dead_ends"] += 1
         return reached(pegs)
 
+    def beam(start: int) -> bool:
+        # Level by level; within a level the first child generated of each symmetry
+        # class stands for it, and a cut keeps the lowest scores (ties: first generated).
+        nonlocal stop, entries
+        depth = start.bit_count() - goal_count
+        if depth <= 0:
+            counters["nodes"] += 1
+            return reached(start)
+        levels = [[(start, 0, 0, -1)]]  # (pegs, score, parent index, jump)
+        cut = False
+        while True:
+            last = len(levels) == depth
+            kids, seen = [], set()
+            for i, (pegs, _, _, _) in enumerate(levels[-1]):
+                visit()
+                counters["tests"] += len(m2)
+                legal = [j for j in range(len(m2)) if pegs & m3[j] == m2[j]]
+                if not legal:
+                    counters["dead_ends"] += 1
+                for j in legal:
+                    child = pegs ^ m3[j]
+                    if last:
+                        if reached(child):
+                            path.append(j)
+                            for level in reversed(levels[1:]):
+                                path.append(level[i][3])
+                                i = level[i][2]
+                            path.reverse()
+                            return True
+                        continue
+                    if below_a_pagoda(child):
+                        continue
+                    key = canonical(child)
+                    if key in seen:
+                        counters["table_hits"] += 1
+                        continue
+                    seen.add(key)
+                    kids.append((child, score(child), i, j))
+            if last:
+                stop = STOP_BEAM if cut else STOP_NONE
+                return False
+            if len(kids) > problem.beam_width:
+                cut = True
+                best = sorted(range(len(kids)), key=lambda k: (kids[k][1], k))[:problem.beam_width]
+                kids = [kids[k] for k in sorted(best)]
+            entries += len(kids)
+            if not kids:
+                stop = STOP_BEAM if cut else STOP_NONE
+                return False
+            levels.append(kids)
+
     start = sum(1 << int(h) for h in problem.start)
     solved = False
+    entries = 0
     try:
-        run = seed if problem.strategy_code == STRATEGY_SEED else dfs
+        run = {STRATEGY_SEED: seed, STRATEGY_BEAM: beam}.get(problem.strategy_code, dfs)
         solved = run(start)
     except _Stop as e:
         stop = e.args[0]
@@ -144,7 +199,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
         "stop": stop,
         "path": path if solved else [],
         **counters,
-        "table_entries": len(dead),
+        "table_entries": entries if problem.strategy_code == STRATEGY_BEAM else len(dead),
         "table_bytes": 0,
         "table_replaced": 0,
         "seconds": time.monotonic() - t0,

@@ -9,7 +9,7 @@ from . import pagoda, reference
 from ._core import core_for
 from .board import Board
 from .classes import class_finishes, has_classes, position_class
-from .compile import DEFAULT_STRATEGY, STRATEGIES, compile_problem, goal_symmetries
+from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, MAX_BEAM_WIDTH, STRATEGIES, compile_problem, goal_symmetries
 from .errors import GoalError, PegsolverError
 from .geometry import Jump
 from .goal import Goal
@@ -19,7 +19,7 @@ from .variants import find_variant
 
 BACKENDS = ("core", "reference")
 # Index = stop code of the core.
-STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted")
+STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted", "memory limit", "beam")
 DEFAULT_TABLE_BYTES = 256 << 20
 MAX_TABLE_BYTES = 1 << 40  # 1 TiB: more than any machine here; the kernel would refuse sooner
 MAX_COUNT = 1 << 63
@@ -85,7 +85,9 @@ class Solution:
     ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise
     ``reason`` says why not: ``"position class"`` or ``"pagoda"`` (proved impossible
     before any search; ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
-    ``"node limit"``, ``"time limit"`` or ``"interrupted"`` (Ctrl-C; nothing proved).
+    ``"node limit"``, ``"time limit"``, ``"memory limit"`` (the beam's levels outgrew the
+    memory budget), ``"beam"`` (the beam strategy kept too few positions to find a
+    solution) or ``"interrupted"`` (Ctrl-C); these last five prove nothing.
     Truthy exactly when solved.
     """
 
@@ -204,7 +206,7 @@ def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
-          order: str | None = None, backward: bool = False) -> Solution:
+          order: str | None = None, backward: bool = False, beam_width: int = DEFAULT_BEAM_WIDTH) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -223,14 +225,19 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :param backward: search the dual problem instead, by complement duality: from the
         complement of the finish to the complement of the start; its jumps in reverse
         order solve the original (the goal must name its holes).
+    :param beam_width: positions the ``"beam"`` strategy keeps per level (1 to 2**32 - 1);
+        its memory (levels kept for the path, plus one level's children and their keys:
+        about 30 bytes a child) counts against ``limit.table_bytes``.
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
     :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
-    :raises PegsolverError: unknown strategy or backend.
+    :raises PegsolverError: unknown strategy or backend, or a beam width out of range.
     """
     board = resolve_board(board)
+    if isinstance(beam_width, bool) or not isinstance(beam_width, int) or not 1 <= beam_width <= MAX_BEAM_WIDTH:
+        raise PegsolverError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, not {beam_width!r}")
     if strategy not in STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     if backend not in BACKENDS:
@@ -246,11 +253,12 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal = (goal or default_goal(board, strategy)).resolve(shape)
     goal.check(shape, board.pegs_mask)
     if backward:
-        return _solve_backward(board, goal, strategy, limit, backend, proofs, order)
+        return _solve_backward(board, goal, strategy, limit, backend, proofs, order, beam_width)
     proof = impossibility(board, goal) if proofs else None
     prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
     problem = compile_problem(shape, board.pegs_mask, goal, strategy,
-                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else (), order)
+                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else (), order,
+                              beam_width)
     if proof:
         stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
                       dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0)
@@ -262,7 +270,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
                           problem.strategy_code, problem.use_table, limit.nodes or 0,
                           limit.seconds or 0.0, limit.table_bytes,
                           weights=problem.weights, iso_weight=problem.iso_weight,
-                          pagodas=problem.pagodas, thresholds=problem.thresholds)
+                          pagodas=problem.pagodas, thresholds=problem.thresholds,
+                          beam_width=problem.beam_width)
     else:
         out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
     stats = Stats(
@@ -276,7 +285,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
 
 
 def _solve_backward(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
-                    order: str | None) -> Solution:
+                    order: str | None, beam_width: int) -> Solution:
     # Complement duality: a jump sequence from S to F, read backward, leads from the
     # complement of F to the complement of S.
     if goal.finish is None:
@@ -284,7 +293,7 @@ def _solve_backward(board: Board, goal: Goal, strategy: str, limit: Limit, backe
     full = board.shape.full_mask
     dual = solve(board.with_pegs(full & ~goal.finish_mask()),
                  Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1),
-                 strategy, limit, backend, proofs, order)
+                 strategy, limit, backend, proofs, order, beam_width=beam_width)
     return Solution(board.with_pegs(board.pegs_mask), goal, dual.solved, dual.reason, dual.jumps[::-1],
                     replace(dual.stats, direction="backward"), dual.explanation)
 

@@ -79,8 +79,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("wiegleb", ORTHOGONAL, _grid(9, 9, lambda r, c: 3 <= r <= 5 or 3 <= c <= 5), ("e5",), "e5",
             "Wiegleb's 45-hole cross (9 x 9, arms 3 wide and 3 long); centre e5 vacant, finish at e5",
             aliases=("wiegleb45", "german", "45")),
-    Variant("diamond", ORTHOGONAL, _grid(9, 9, lambda r, c: abs(r - 4) + abs(c - 4) <= 4), ("e4",), None,
-            "diamond 41 (|row-5| + |col-5| <= 4 on 9 x 9); e4 vacant, one peg anywhere "
+    # d2 is the vacancy of Durango Bill's sample diamond game (durangobill.com/Peg41.html).
+    Variant("diamond", ORTHOGONAL, _grid(9, 9, lambda r, c: abs(r - 4) + abs(c - 4) <= 4), ("d2",), None,
+            "diamond 41 (|row-5| + |col-5| <= 4 on 9 x 9); d2 vacant, one peg anywhere "
             "(the centre start has no one-peg finish)",
             aliases=("diamond41", "41")),
     Variant("asymmetric", ORTHOGONAL,
