@@ -20,6 +20,7 @@ if os.environ.get("PEGCORE_NATIVE") == "1":  # opt-in only: never in a wheel
 extensions = [
     Extension("pegcore._search64", ["src/pegcore/_search64.pyx"], extra_compile_args=cflags),
     Extension("pegcore._search128", ["src/pegcore/_search128.pyx"], extra_compile_args=cflags),
+    Extension("pegcore._enum64", ["src/pegcore/_enum64.pyx"], extra_compile_args=cflags),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

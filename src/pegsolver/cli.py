@@ -10,9 +10,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from tabulate import tabulate
 from tqdm import tqdm
 
-from . import boardfile
+from . import analysis, bench, boardfile, report, svg
 from .board import Board
 from .classes import class_finishes, has_classes
 from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
                    help="no position-class or pagoda proofs and no pagoda pruning: search alone")
     s.add_argument("--boards", action="store_true", help="print the board after each move")
+    s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
 
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
                        description="Play moves from the start and report each jump as legal or name the "
@@ -88,6 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
+    b.add_argument("--svg", metavar="DIR", help="also draw each variant's start in DIR/NAME.svg (DIR is created)")
+
+    p = sub.add_parser("play", help="play a board by hand in the terminal, with hints",
+                       description="Play in the terminal: click a peg, then its landing hole (or the peg, "
+                                   "the peg it jumps and the landing hole). Keys: u undo, r redo, h hint, "
+                                   "n new game, v restart from a chosen vacancy, f choose the finish, q quit.")
+    add_board_args(p)
+    p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
+                   help="start with every hole filled except these")
+    p.add_argument("--finish", nargs="+", metavar="HOLE",
+                   help="the finish hints aim for: one peg at HOLE, several holes, or 'any' "
+                        "(default: the variant's standard goal)")
+    p.add_argument("--seconds", type=float, default=10.0, metavar="S",
+                   help="time limit of one hint's search (default: 10)")
+    p.set_defaults(strategy="guided")  # the hint's first search; choose_goal reads it
+    add_bench_parser(sub)
+    add_count_parser(sub)
     return parser
 
 
@@ -204,8 +223,11 @@ def cmd_solve(args) -> int:
     if not 1 / 1024 <= args.table_mb <= MAX_TABLE_BYTES / 2**20:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
+    svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                 order=args.order, backward=args.backward, beam_width=args.beam_width)
+    if svg_path:
+        write_solution_svg(svg_path, sol, args.notation)
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:
@@ -213,6 +235,37 @@ def cmd_solve(args) -> int:
     if sol.solved:
         return EXIT_SOLVED
     return EXIT_INTERRUPTED if sol.reason == "interrupted" else EXIT_UNSOLVED
+
+
+def write_solution_svg(path: Path, sol, style: str) -> None:
+    """Draw a solution (or, unsolved, its start and the reason) in an SVG file.
+
+    :raises OutputFileError: the file cannot be written.
+    """
+    shape = sol.start.shape
+    vacant = " ".join(hole_name(shape, h, style) for h in sol.start.vacancies()) or "no hole"
+    heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape)}"
+    if sol.solved:
+        text = svg.solution_svg(sol.start, sol.jumps, f"{heading}: {len(sol.jumps)} jumps in {len(sol.moves)} moves",
+                                style)
+    else:
+        text = svg.board_svg(sol.start, f"{heading}: not solved ({sol.reason})", style)
+    svg.write_svg(path, text)
+
+
+def write_board_svgs(folder: str) -> int:
+    """Draw each catalogued variant's start in ``folder/NAME.svg``; returns the number of files.
+
+    :raises OutputFileError: the folder cannot be created or a file cannot be written.
+    """
+    path = svg.check_writable(folder, directory=True)
+    variants = catalogue()
+    for v in variants:
+        board = v.board()
+        shape = board.shape
+        title = f"{v.name}: {shape.size} holes, {' '.join(v.vacant)} vacant, goal {v.goal(shape).describe(shape)}"
+        svg.write_svg(path / f"{svg.safe_file_name(v.name)}.svg", svg.board_svg(board, title))
+    return len(variants)
 
 
 def cmd_replay(args) -> int:
@@ -258,6 +311,7 @@ def cmd_boards(args) -> int:
             "name": v.name, "aliases": list(v.aliases), "holes": shape.size, "rules": shape.rules,
             "symmetries": len(shape.symmetries), "vacant": list(v.vacant),
             "goal": v.goal(shape).describe(shape), "description": v.description, "picture": board.to_text()})
+    drawn = write_board_svgs(args.svg) if args.svg else 0
     if args.json:
         print(json.dumps(entries))
         return EXIT_SOLVED
@@ -267,6 +321,8 @@ def cmd_boards(args) -> int:
         print(f"  {e['description']}")
         print("\n".join("    " + line for line in e["picture"].splitlines()) + "\n")
     print("Families: triangleN (any side), squareN, rectRxC; NAME-diagonal adds diagonal jumps on square grids.")
+    if drawn:
+        print(f"svg: {drawn} pictures in {args.svg}")
     return EXIT_SOLVED
 
 
@@ -323,8 +379,181 @@ def cmd_table(args) -> int:
     return EXIT_SOLVED if all(e.reason in MARKS for e in entries) else EXIT_UNSOLVED
 
 
+def cmd_play(args) -> int:
+    if args.json:
+        raise PegsolverError("play is interactive: --json does not apply to it")
+    board, file_goal = load_start(args)
+    goal = choose_goal(args, board, file_goal).resolve(board.shape)
+    goal.check(board.shape, board.pegs_mask)
+    if not 0 < args.seconds < math.inf:
+        raise PegsolverError(f"--seconds must be a positive, finite number of seconds, not {args.seconds:g}")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise PegsolverError("play needs an interactive terminal, and standard input or output is not one")
+    from .play import run  # Textual is loaded only to play
+
+    run(board, goal, args.notation, args.seconds)
+    return EXIT_SOLVED
+
+
+def add_bench_parser(sub) -> None:
+    """The ``bench`` subcommand's arguments."""
+    n = sub.add_parser("bench", help="compare the search strategies on the standard problem set",
+                       description="Solve each problem of the standard set with each strategy variant under a "
+                                   "limit per run, and print a table per problem: tests, nodes, table entries, "
+                                   "table memory, wall seconds and speed relative to the seed search. Exit code: "
+                                   "0 done (runs stopped by a limit included), 1 an answer contradicting the "
+                                   "problem set, 2 bad input, 130 Ctrl-C (what finished is printed).")
+    n.add_argument("--problems", nargs="+", metavar="NAME", help="problems to run, by name (default: all; --list)")
+    n.add_argument("--strategies", nargs="+", metavar="NAME",
+                   help=f"strategy variants to run (default: all): {', '.join(bench.BENCH_STRATEGIES)}")
+    n.add_argument("--nodes", type=int, default=bench.DEFAULT_NODES, metavar="N",
+                   help=f"stop a run after N positions; 0 for no limit (default: {bench.DEFAULT_NODES:,})")
+    n.add_argument("--seconds", type=float, default=bench.DEFAULT_SECONDS, metavar="S",
+                   help=f"stop a run after S seconds; 0 for no limit (default: {bench.DEFAULT_SECONDS:g})")
+    out = n.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print every result as one JSON object")
+    out.add_argument("--summary", action="store_true",
+                     help="print only a markdown table: per problem the fastest strategy and its speed "
+                          "relative to the seed search and the pure-Python reference")
+    out.add_argument("--list", action="store_true", help="list the problems and strategy variants, run nothing")
+    n.add_argument("--csv", metavar="FILE", help="also write one CSV row per run to FILE")
+    n.add_argument("--plot", metavar="FILE", help="also draw work and time per strategy in FILE (.png, .svg, .pdf)")
+
+
+def cmd_bench(args) -> int:
+    problem_set = bench.load_problems()
+    if args.list:
+        for p in problem_set.problems:
+            print(f"{p.name}: {p.describe()} (expected: {p.expect}{', small' if p.small else ''})\n  {p.source}")
+        print(f"problem set v{problem_set.version}\nstrategies:")
+        for name, kwargs in bench.BENCH_STRATEGIES.items():
+            print(f"  {name}: solve({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})")
+        return EXIT_SOLVED
+    if args.nodes < 0:
+        raise PegsolverError(f"--nodes must be 0 (no limit) or a positive number of positions, not {args.nodes}")
+    if not 0 <= args.seconds < math.inf:
+        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
+    limit = bench.default_limit(nodes=args.nodes or None, seconds=args.seconds or None)
+    plan = bench.plan_bench(args.problems, args.strategies, problem_set)
+    # Output files are checked before the runs, so that a long bench is not lost at the end.
+    csv_path = report.check_output_path(args.csv, "CSV file") if args.csv else None
+    plot_path = report.check_output_path(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
+    with tqdm(total=len(plan.runs), desc="bench", unit="run", disable=None, file=sys.stderr) as bar:
+        run = bench.run_bench(plan, limit, before=lambda p, s: bar.set_postfix_str(f"{p} / {s}", refresh=True),
+                              after=lambda r: bar.update(1))
+    if args.json:
+        print(json.dumps(run.to_json()))
+    elif args.summary:
+        print(report.summary_markdown(run))
+    else:
+        print(report.tables(run, problem_set))
+    if csv_path:
+        report.write_csv(run, csv_path)
+    if plot_path:
+        report.write_plot(run, plot_path)
+    if run.interrupted:
+        print(f"interrupted by Ctrl-C after {len(run.results)} of {run.planned} runs", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    for r in run.unexpected:
+        print(f"pegsolver: {r.problem} with {r.strategy}: {r.unexpected}", file=sys.stderr)
+    return EXIT_UNSOLVED if run.unexpected else EXIT_SOLVED
+
+
+def add_count_parser(sub) -> None:
+    """The ``count`` subcommand's arguments."""
+    c = sub.add_parser("count", help="enumerate every reachable position: levels, winning positions, solutions",
+                       description="Enumerate every position reachable from the start, level by level (one level "
+                                   "per jump), up to the symmetries that fix the start and finish; count the jump "
+                                   "sequences reaching each, the complete games, and with --finish the winning "
+                                   "positions and the solutions. --table: the number of solutions of every "
+                                   "single-vacancy -> single-peg problem. Exit code: 0 complete, 1 stopped by a "
+                                   "limit, 2 bad input (including a board too large for the memory budget), "
+                                   "130 Ctrl-C.")
+    add_board_args(c)
+    c.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
+                   help="start with every hole filled except these")
+    c.add_argument("--finish", metavar="HOLE", help="one-peg finish: also count winning positions and solutions")
+    c.add_argument("--table", action="store_true",
+                   help="solutions of every single-vacancy -> single-peg problem instead of one start")
+    c.add_argument("--unreduced", action="store_true", help="count every position, not symmetry classes")
+    c.add_argument("--threads", type=int, metavar="N", help="threads, a power of two (default: the CPUs)")
+    c.add_argument("--memory-gb", type=float, metavar="GB",
+                   help="memory budget in GiB (default: 3/4 of the memory available)")
+    c.add_argument("--seconds", type=float, default=0.0, metavar="S", help="time limit; 0 for none (default)")
+    c.add_argument("--force", action="store_true",
+                   help="run even when the up-front estimate is over the memory budget")
+
+
+def cmd_count(args) -> int:
+    board, _ = load_start(args)
+    shape = board.shape
+    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+    if not 0 <= args.seconds < math.inf:
+        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
+    if args.memory_gb is not None and not 1 / 1024 <= args.memory_gb < math.inf:
+        raise PegsolverError(f"--memory-gb must be at least 0.001, not {args.memory_gb:g}")
+    memory = int(args.memory_gb * 2**30) if args.memory_gb is not None else None
+    limits = dict(threads=args.threads, memory_bytes=memory, seconds=args.seconds or None, force=args.force)
+    if args.table:
+        if args.finish or args.vacant:
+            raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
+        with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
+            table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
+        return print_solution_table(shape, table, args.json, name)
+    finish = parse_hole(shape, args.finish) if args.finish else None
+    with tqdm(total=board.peg_count, desc="levels", unit="", disable=None, file=sys.stderr) as bar:
+        def progress(k, n):
+            bar.update(1)
+            bar.set_postfix_str(f"{n:,} positions after {k} jumps", refresh=False)
+        result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
+                                  keep_positions=finish is not None, **limits)
+    if args.json:
+        print(json.dumps(result.to_json(name)))
+    else:
+        print_analysis(result, name)
+    if result.stopped == "interrupted":
+        return EXIT_INTERRUPTED
+    return EXIT_UNSOLVED if result.stopped else EXIT_SOLVED
+
+
+def print_analysis(a, name) -> None:
+    shape = a.start.shape
+    vacant = " ".join(name(h) for h in a.start.vacancies())
+    kind = f"up to {a.symmetries} symmetries" if a.symmetries > 1 else "every position (no symmetry)"
+    print(f"board: {shape.name} ({shape.size} holes), vacant: {vacant or 'none'}; positions counted {kind}")
+    headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if a.finish is not None else [])
+    rows = [[lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences]
+            + ([lv.winning] if a.finish is not None else []) for lv in a.levels]
+    print(tabulate(rows, headers=headers, intfmt=",", disable_numparse=True))
+    print(f"total positions: {a.total:,}")
+    if a.winning is not None:
+        print(f"winning positions (on some solution to {name(a.finish)}): {a.winning:,}")
+    if a.finish is not None and a.solutions is not None:
+        print(f"solutions ending at {name(a.finish)}: {a.solutions:,}")
+    if a.finishes:
+        print("solutions by finish: " + ", ".join(f"{name(h)} {n:,}" for h, n in sorted(a.finishes.items())))
+    elif not a.stopped:
+        print("no one-peg finish")
+    print(f"complete games (played until no jump is left): {a.games:,}" if not a.stopped else "")
+    print(f"{a.message}; {a.seconds:.2f} s, {a.threads} thread(s), peak {a.peak_bytes / 2**20:,.0f} MiB")
+
+
+def print_solution_table(shape, table, as_json, name) -> int:
+    if as_json:
+        print(json.dumps({"board": shape.name, "solutions": {
+            name(v): {name(f): table[(v, f)] for f in range(shape.size) if table[(v, f)]}
+            for v in range(shape.size)}, "total": sum(table.values())}))
+        return EXIT_SOLVED
+    rows = [[name(v), sum(table[(v, f)] for f in range(shape.size))]
+            + [table[(v, f)] or "" for f in range(shape.size)] for v in range(shape.size)]
+    print(f"board: {shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none")
+    print(tabulate(rows, headers=["vacancy", "all"] + [name(f) for f in range(shape.size)], intfmt=","))
+    print(f"total: {sum(table.values()):,} solutions; solvable pairs: {sum(1 for n in table.values() if n):,}")
+    return EXIT_SOLVED
+
+
 COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "table": cmd_table,
-            "boards": cmd_boards}
+            "boards": cmd_boards, "play": cmd_play, "bench": cmd_bench, "count": cmd_count}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,5 +52,14 @@ class GoalError(PegsolverError):
     """A goal cannot apply to the start (more pegs than the start, holes off the board)."""
 
 
+class OutputFileError(PegsolverError):
+    """An output file (an SVG picture) cannot be written where it was asked for."""
+
+
+class BenchError(PegsolverError):
+    """A benchmark input cannot be used: a malformed problem set file, a problem or strategy
+    name not in the set, or per-run limits that would let a run go on for ever."""
+
+
 class CoreMissingError(ImportError):
     """The compiled core is not built; the message says how to build it."""

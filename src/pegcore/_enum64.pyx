@@ -1,0 +1,623 @@
+# Whole-board enumeration over 64-bit bitboards (bit i = hole i), level by level.
+# A level is the set of positions after k jumps, each kept once per symmetry class
+# (its smallest image) with the number of jump sequences that reach its class.
+# Counts are 128-bit (two uint64 words) and checked for overflow.
+from libc.stdint cimport uint64_t, int32_t, int64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+
+import numpy as np
+
+from libc.string cimport memcpy, memset
+
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
+cdef extern from "<sys/mman.h>" nogil:
+    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
+    int munmap(void* addr, size_t length)
+    int madvise(void* addr, size_t length, int advice)
+    int MADV_HUGEPAGE, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS
+    void* MAP_FAILED
+
+ctypedef uint64_t bits_t
+
+MAX_HOLES = 64
+cdef int MIN_LOG2 = 10
+
+
+cdef enum:
+    HUGE_PAGE = 2 << 20
+    MAPPED = 4 << 20      # allocations from this size up are mappings of their own
+
+
+cdef inline size_t mapped_size(size_t nbytes) noexcept nogil:
+    return (nbytes + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
+
+
+cdef void* zeroed(size_t nbytes) noexcept nogil:
+    # Zeroed memory. Large tables are fresh mappings (already zero, so no second
+    # clearing pass) that ask for huge pages: random probes into hundreds of
+    # megabytes otherwise spend much of their time on TLB misses.
+    cdef void* p
+    if nbytes < MAPPED:
+        return calloc(1, nbytes)
+    p = mmap(NULL, mapped_size(nbytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if p == MAP_FAILED:
+        return NULL
+    madvise(p, mapped_size(nbytes), MADV_HUGEPAGE)  # advice only: ignored where unsupported
+    return p
+
+
+cdef void release(void* p, size_t nbytes) noexcept nogil:
+    if p == NULL:
+        return
+    if nbytes < MAPPED:
+        free(p)
+    else:
+        munmap(p, mapped_size(nbytes))
+
+
+cdef inline uint64_t hash_bits(bits_t b) noexcept nogil:
+    # Fibonacci hashing: tables take the top bits
+    return b * <uint64_t>0x9E3779B97F4A7C15ULL
+
+
+cdef class Moves:
+    """A board's jumps and symmetries as the enumeration reads them.
+
+    jumps: (n_jumps, 3) int32 (from, over, to); perms: (n_sym, n_holes) int32 symmetry
+    permutations besides the identity (positions are keyed by their smallest image).
+    """
+    cdef bits_t* m2
+    cdef bits_t* m3
+    cdef int njumps
+    cdef int nsym
+    cdef int nbytes
+    cdef int nholes
+    cdef bits_t* lut
+    cdef bits_t* jump_img   # nsym x njumps: each jump's from|over|to mapped by each symmetry
+    cdef bits_t full
+
+    def __cinit__(self, const int32_t[:, ::1] jumps, const int32_t[:, ::1] perms, int nholes):
+        cdef int i, s, b, v, k, h
+        cdef bits_t img
+        if not 1 <= nholes <= MAX_HOLES:
+            raise ValueError(f"the enumeration takes 1..{MAX_HOLES} holes, not {nholes}")
+        self.nholes = nholes
+        self.njumps = jumps.shape[0]
+        self.nsym = perms.shape[0]
+        self.nbytes = (nholes + 7) // 8
+        self.full = (<bits_t>-1) if nholes == 64 else ((<bits_t>1 << nholes) - 1)
+        self.m2 = <bits_t*>malloc((self.njumps + 1) * sizeof(bits_t))
+        self.m3 = <bits_t*>malloc((self.njumps + 1) * sizeof(bits_t))
+        self.lut = <bits_t*>calloc(self.nsym * self.nbytes * 256 + 1, sizeof(bits_t))
+        self.jump_img = <bits_t*>malloc((self.nsym * self.njumps + 1) * sizeof(bits_t))
+        if self.m2 == NULL or self.m3 == NULL or self.lut == NULL or self.jump_img == NULL:
+            raise MemoryError("jump and symmetry tables")
+        for i in range(self.njumps):
+            self.m2[i] = (<bits_t>1 << jumps[i, 0]) | (<bits_t>1 << jumps[i, 1])
+            self.m3[i] = self.m2[i] | (<bits_t>1 << jumps[i, 2])
+        for s in range(self.nsym):
+            for b in range(self.nbytes):
+                for v in range(256):
+                    img = 0
+                    for k in range(8):
+                        h = 8 * b + k
+                        if (v >> k) & 1 and h < nholes:
+                            img |= <bits_t>1 << perms[s, h]
+                    self.lut[(s * self.nbytes + b) * 256 + v] = img
+            for i in range(self.njumps):
+                self.jump_img[s * self.njumps + i] = ((<bits_t>1 << perms[s, jumps[i, 0]])
+                                                      | (<bits_t>1 << perms[s, jumps[i, 1]])
+                                                      | (<bits_t>1 << perms[s, jumps[i, 2]]))
+
+    def __dealloc__(self):
+        free(self.jump_img)
+        free(self.m2)
+        free(self.m3)
+        free(self.lut)
+
+    def canonical(self, bits_t pegs):
+        """The smallest image of ``pegs`` under the symmetries (an int)."""
+        return canonical(self, pegs)
+
+
+cdef inline bits_t canonical(Moves mv, bits_t pegs) noexcept nogil:
+    cdef bits_t best = pegs, img
+    cdef int s, b
+    cdef const bits_t* lut = mv.lut
+    for s in range(mv.nsym):
+        img = 0
+        for b in range(mv.nbytes):
+            img |= lut[b * 256 + <int>((pegs >> (8 * b)) & 255)]
+        if img < best:
+            best = img
+        lut += mv.nbytes * 256
+    return best
+
+
+cdef struct Slot:
+    # One position and its count (lo + 2**64 * hi): key and count share a cache line.
+    bits_t key
+    uint64_t lo
+    uint64_t hi
+
+
+cdef inline object as_int(uint64_t lo, uint64_t hi):
+    return (int(hi) << 64) | int(lo)
+
+
+cdef class Level:
+    """One level under construction (a hash table) or finished (compact, n entries).
+
+    Keys are canonical positions (0 marks an empty slot: a position always has a peg);
+    counts (when counted) are the jump sequences from the start that reach the key's
+    symmetry class. ``budget`` bounds the bytes this level may hold: past it the
+    table does not grow and the caller stops.
+    """
+    cdef Slot* slots            # counted levels
+    cdef bits_t* keys           # uncounted levels
+    cdef uint64_t size          # slots (table) or entries (compact)
+    cdef size_t mem_bytes       # bytes allocated for slots or keys
+    cdef public uint64_t n      # positions held
+    cdef int log2
+    cdef public bint compact
+    cdef public bint counted
+    cdef public uint64_t budget
+    cdef public bint overflow   # a count passed 2**128
+    cdef int part_bits          # top hash bits that chose this table's partition
+
+    def __cinit__(self, bint counted, uint64_t budget, uint64_t expect=0, int part_bits=0):
+        self.counted = counted
+        self.budget = budget
+        self.part_bits = part_bits
+        self.log2 = MIN_LOG2
+        while (<uint64_t>1 << self.log2) < 2 * expect:
+            self.log2 += 1
+        self.size = <uint64_t>1 << self.log2
+        if self.size * self.slot_bytes() > budget:
+            raise MemoryError(f"a level of {self.size:,} slots needs {self.size * self.slot_bytes():,} bytes, "
+                              f"over the budget of {budget:,}")
+        self.mem_bytes = self.size * self.slot_bytes()
+        if counted:
+            self.slots = <Slot*>zeroed(self.mem_bytes)
+        else:
+            self.keys = <bits_t*>zeroed(self.mem_bytes)
+        if self.slots == NULL and self.keys == NULL:
+            raise MemoryError(f"a level of {self.size:,} slots")
+
+    def __dealloc__(self):
+        release(self.slots, self.mem_bytes)
+        release(self.keys, self.mem_bytes)
+
+    cdef inline uint64_t slot_bytes(self) noexcept nogil:
+        return sizeof(Slot) if self.counted else sizeof(bits_t)
+
+    cdef inline bits_t key_at(self, uint64_t i) noexcept nogil:
+        return self.slots[i].key if self.counted else self.keys[i]
+
+    @property
+    def nbytes(self):
+        """Bytes held by the keys and counts."""
+        return self.size * self.slot_bytes()
+
+    def keys_array(self):
+        """The positions as a numpy uint64 array of shape (n,) (a copy)."""
+        out = np.empty(self.n, dtype=np.uint64)
+        cdef uint64_t[::1] o = out
+        cdef uint64_t i, k = 0
+        cdef bits_t key
+        with nogil:
+            for i in range(self.size):
+                key = self.key_at(i)
+                if key:
+                    o[k] = key
+                    k += 1
+        return out
+
+    def counts_arrays(self):
+        """The counts as two numpy uint64 arrays (lo, hi) of shape (n,), in the order of
+        ``keys_array()``: count = lo + 2**64 * hi. None when the level is not counted."""
+        if not self.counted:
+            return None
+        lo = np.empty(self.n, dtype=np.uint64)
+        hi = np.empty(self.n, dtype=np.uint64)
+        cdef uint64_t[::1] a = lo, b = hi
+        cdef uint64_t i, k = 0
+        with nogil:
+            for i in range(self.size):
+                if self.slots[i].key:
+                    a[k] = self.slots[i].lo
+                    b[k] = self.slots[i].hi
+                    k += 1
+        return lo, hi
+
+    def count_of(self, bits_t key):
+        """The count stored for a canonical key (0 when absent) as a Python int, or None
+        when the level is not counted."""
+        cdef uint64_t i
+        if not self.counted:
+            return None
+        for i in range(self.size):
+            if self.slots[i].key == key:
+                return as_int(self.slots[i].lo, self.slots[i].hi)
+        return 0
+
+    def total_count(self):
+        """The sum of all counts (a Python int), or None when not counted."""
+        cdef uint64_t i, lo = 0, hi = 0, top = 0, x
+        if not self.counted:
+            return None
+        with nogil:
+            for i in range(self.size):
+                if self.slots[i].key:
+                    x = lo + self.slots[i].lo
+                    hi += x < lo             # carry into the high word
+                    if hi < (x < lo):
+                        top += 1
+                    lo = x
+                    x = hi + self.slots[i].hi
+                    top += x < hi
+                    hi = x
+        return (int(top) << 128) | as_int(lo, hi)
+
+    def clear(self, uint64_t expect=0):
+        """Empty the table for reuse, with room for ``expect`` positions at half load:
+        it keeps its memory unless that is far more than needed (clearing a table
+        costs a pass over all of it)."""
+        cdef int log2 = MIN_LOG2
+        cdef size_t nbytes
+        cdef void* p
+        if self.compact:
+            raise ValueError("only a table can be cleared")
+        while (<uint64_t>1 << log2) < 2 * expect:
+            log2 += 1
+        if log2 + 2 <= self.log2:
+            nbytes = (<size_t>1 << log2) * self.slot_bytes()
+            p = zeroed(nbytes)
+            if p != NULL:
+                release(self.slots, self.mem_bytes)
+                release(self.keys, self.mem_bytes)
+                self.slots = <Slot*>p if self.counted else NULL
+                self.keys = NULL if self.counted else <bits_t*>p
+                self.mem_bytes = nbytes
+                self.size = <uint64_t>1 << log2
+                self.log2 = log2
+                self.n = 0
+                self.overflow = False
+                return
+        with nogil:
+            if self.counted:
+                memset(self.slots, 0, self.size * sizeof(Slot))
+            else:
+                memset(self.keys, 0, self.size * sizeof(bits_t))
+        self.n = 0
+        self.overflow = False
+
+
+def pack(tables, bint counted, uint64_t budget):
+    """A compact level holding the entries of several tables with disjoint keys.
+
+    :raises MemoryError: it would pass ``budget`` bytes or memory is refused.
+    """
+    cdef Level t, out = Level.__new__(Level, counted, budget, 0)
+    cdef uint64_t n = sum(t.n for t in tables), i, k = 0
+    cdef size_t nbytes = (n + 1) * out.slot_bytes()
+    if nbytes > budget:
+        raise MemoryError(f"a level of {n:,} positions needs {nbytes:,} bytes, over the budget of {budget:,}")
+    release(out.slots, out.mem_bytes)
+    release(out.keys, out.mem_bytes)
+    out.slots = NULL
+    out.keys = NULL
+    out.mem_bytes = nbytes
+    if counted:
+        out.slots = <Slot*>zeroed(nbytes)
+    else:
+        out.keys = <bits_t*>zeroed(nbytes)
+    if out.slots == NULL and out.keys == NULL:
+        raise MemoryError(f"a level of {n:,} positions")
+    for t in tables:
+        if t.counted != counted:
+            raise ValueError("pack takes tables of one kind")
+        out.overflow = out.overflow or t.overflow
+        with nogil:
+            for i in range(t.size):
+                if counted and t.slots[i].key:
+                    out.slots[k] = t.slots[i]
+                    k += 1
+                elif not counted and t.keys[i]:
+                    out.keys[k] = t.keys[i]
+                    k += 1
+    out.n = n
+    out.size = n
+    out.compact = True
+    return out
+
+
+cdef int level_grow(Level t) noexcept nogil:
+    # Double the table; -1 past the budget or when memory is refused.
+    cdef uint64_t old_size = t.size, i, j, mask = 2 * t.size - 1
+    cdef int shift = 63 - t.log2, pb = t.part_bits
+    cdef Slot* old_slots = t.slots
+    cdef bits_t* old_keys = t.keys
+    cdef Slot* slots = NULL
+    cdef bits_t* keys = NULL
+    if 3 * old_size * t.slot_bytes() > t.budget:  # old and new live together while copying
+        return -1
+    if t.counted:
+        slots = <Slot*>zeroed(2 * old_size * sizeof(Slot))
+        if slots == NULL:
+            return -1
+        for i in range(old_size):
+            if old_slots[i].key:
+                j = (hash_bits(old_slots[i].key) << pb) >> shift
+                while slots[j].key:
+                    j = (j + 1) & mask
+                slots[j] = old_slots[i]
+    else:
+        keys = <bits_t*>zeroed(2 * old_size * sizeof(bits_t))
+        if keys == NULL:
+            return -1
+        for i in range(old_size):
+            if old_keys[i]:
+                j = (hash_bits(old_keys[i]) << pb) >> shift
+                while keys[j]:
+                    j = (j + 1) & mask
+                keys[j] = old_keys[i]
+    release(old_slots, t.mem_bytes)
+    release(old_keys, t.mem_bytes)
+    t.slots = slots
+    t.keys = keys
+    t.size = 2 * old_size
+    t.mem_bytes = t.size * t.slot_bytes()
+    t.log2 += 1
+    return 0
+
+
+cdef inline int level_add(Level t, bits_t key, uint64_t h, uint64_t lo, uint64_t hi) noexcept nogil:
+    # Add the count (lo, hi) to key's entry (new entries start at 0); h = hash_bits(key).
+    # -1 when the table cannot grow.
+    cdef uint64_t i, mask, s
+    cdef Slot* sl
+    if 2 * (t.n + 1) > t.size and level_grow(t) != 0:
+        return -1
+    mask = t.size - 1
+    i = (h << t.part_bits) >> (64 - t.log2)
+    if not t.counted:
+        while t.keys[i] != key:
+            if t.keys[i] == 0:
+                t.keys[i] = key
+                t.n += 1
+                break
+            i = (i + 1) & mask
+        return 0
+    while t.slots[i].key != key:
+        if t.slots[i].key == 0:
+            t.slots[i].key = key
+            t.n += 1
+            break
+        i = (i + 1) & mask
+    sl = &t.slots[i]
+    s = sl.lo + lo
+    hi += s < lo                     # carry
+    sl.lo = s
+    if sl.hi + hi < hi:
+        t.overflow = True
+    sl.hi += hi
+    return 0
+
+
+cdef inline void prefetch_slot(Level t, uint64_t h) noexcept nogil:
+    if t.counted:
+        prefetch(&t.slots[(h << t.part_bits) >> (64 - t.log2)])
+    else:
+        prefetch(&t.keys[(h << t.part_bits) >> (64 - t.log2)])
+
+
+cdef class Work:
+    """Counters of one expansion: tests (jumps tested), nodes (positions expanded),
+    dead_ends (positions with no jump), games (jump sequences ending in a dead end:
+    complete games, a Python int)."""
+    cdef public uint64_t tests
+    cdef public uint64_t nodes
+    cdef public uint64_t dead_ends
+    cdef uint64_t games_lo
+    cdef uint64_t games_hi
+    cdef public bint failed     # the output level ran out of memory
+    cdef public bint stop       # set by another thread: end the expansion early
+    cdef public bint overflow   # the games count passed 2**128
+
+    @property
+    def games(self):
+        return as_int(self.games_lo, self.games_hi)
+
+
+cdef struct Pending:
+    bits_t key
+    uint64_t h
+    uint64_t lo
+    uint64_t hi
+
+
+cdef class Stage:
+    """Scratch for one thread's expansion: children are staged with their hashes, then
+    inserted with each slot prefetched a few children ahead, so that the cache misses
+    of a large table overlap instead of coming one at a time.
+
+    capacity: children staged before a flush (32 bytes each).
+    """
+    cdef Pending* buf
+    cdef uint64_t capacity
+    cdef public uint64_t nbytes
+
+    def __cinit__(self, uint64_t capacity, int njumps):
+        self.capacity = max(capacity, 1)
+        self.nbytes = (self.capacity + njumps) * sizeof(Pending)
+        self.buf = <Pending*>malloc(self.nbytes)
+        if self.buf == NULL:
+            raise MemoryError(f"an expansion buffer of {self.nbytes:,} bytes")
+
+    def __dealloc__(self):
+        free(self.buf)
+
+
+cdef int flush(Level out, Stage st, uint64_t n) noexcept nogil:
+    # Insert in order, prefetching the slot of a child a few places ahead.
+    cdef uint64_t i
+    cdef Pending* a = st.buf
+    for i in range(n):
+        if i + 16 < n:
+            prefetch_slot(out, a[i + 16].h)
+        if level_add(out, a[i].key, a[i].h, a[i].lo, a[i].hi) != 0:
+            return -1
+    return 0
+
+
+def expand(Moves mv, Level parents, uint64_t lo, uint64_t hi, Level out, Work work, Stage stage,
+           uint64_t part=0):
+    """Add the children of parents[lo:hi] (a compact level) to ``out`` (a table).
+
+    Each child is keyed canonically and gets its parent's count added (counted levels).
+    With ``out.part_bits`` = b > 0, only children whose hash starts with the b bits of
+    ``part`` go in: threads can fill the 2**b partitions of a level at once, each in its
+    own table with its own ``stage``, and the tables hold disjoint keys. Runs without
+    the GIL. Sets ``work.failed`` when ``out`` cannot grow within its budget; returns
+    early when another thread sets ``work.stop``.
+    """
+    if not parents.compact or out.compact:
+        raise ValueError("expand reads a compact level and fills a table")
+    if parents.counted != out.counted:
+        raise ValueError("parents and children must both be counted or both not")
+    cdef uint64_t i, clo = 1, chi = 0, s, n = 0
+    cdef int j, k, b, moved
+    cdef bits_t pegs, key, child, img
+    cdef uint64_t hsh
+    cdef int pb = out.part_bits
+    cdef Pending* buf = stage.buf
+    # A symmetry is a permutation of holes, so it maps pegs ^ jump to
+    # image(pegs) ^ image(jump): each child's images cost one xor per symmetry.
+    cdef bits_t pimg[64]
+    if mv.nsym > 64:
+        raise ValueError("the enumeration takes at most 65 symmetries")
+    with nogil:
+        for i in range(lo, min(hi, parents.n)):
+            if (i & 4095) == 0 and work.stop:
+                break
+            if parents.counted:
+                pegs = parents.slots[i].key
+                clo = parents.slots[i].lo
+                chi = parents.slots[i].hi
+            else:
+                pegs = parents.keys[i]
+            moved = 0
+            for k in range(mv.nsym):
+                img = 0
+                for b in range(mv.nbytes):
+                    img |= mv.lut[(k * mv.nbytes + b) * 256 + <int>((pegs >> (8 * b)) & 255)]
+                pimg[k] = img
+            for j in range(mv.njumps):
+                if (pegs & mv.m3[j]) == mv.m2[j]:
+                    moved = 1
+                    child = pegs ^ mv.m3[j]
+                    key = child
+                    for k in range(mv.nsym):
+                        img = pimg[k] ^ mv.jump_img[k * mv.njumps + j]
+                        if img < key:
+                            key = img
+                    hsh = hash_bits(key)
+                    if pb and (hsh >> (64 - pb)) != part:
+                        continue
+                    buf[n].key = key
+                    buf[n].h = hsh
+                    buf[n].lo = clo
+                    buf[n].hi = chi
+                    n += 1
+            if n >= stage.capacity:
+                if flush(out, stage, n) != 0:
+                    work.failed = True
+                    break
+                n = 0
+            work.nodes += 1
+            work.tests += mv.njumps
+            if not moved:
+                work.dead_ends += 1
+                s = work.games_lo + clo
+                work.games_hi += chi + (s < clo)
+                work.games_lo = s
+        if not work.failed and flush(out, stage, n) != 0:
+            work.failed = True
+
+
+def merge(Level dst, Level src):
+    """Add every entry of ``src`` into the table ``dst`` (both counted or both not).
+
+    :returns: False when ``dst`` cannot grow within its budget.
+    """
+    if dst.compact or dst.counted != src.counted:
+        raise ValueError("merge fills a table from a level of the same kind")
+    cdef uint64_t i
+    cdef int ok = 1
+    cdef bits_t key
+    with nogil:
+        for i in range(src.size):
+            key = src.key_at(i)
+            if key == 0:
+                continue
+            if dst.counted:
+                if level_add(dst, key, hash_bits(key), src.slots[i].lo, src.slots[i].hi) != 0:
+                    ok = 0
+                    break
+            elif level_add(dst, key, hash_bits(key), 1, 0) != 0:
+                ok = 0
+                break
+    dst.overflow = dst.overflow or src.overflow
+    return bool(ok)
+
+
+def from_keys(const uint64_t[::1] keys, bint counted, uint64_t budget):
+    """A compact level of the given canonical keys, each with count 1.
+
+    :raises MemoryError: the level would pass ``budget`` bytes.
+    """
+    cdef Level t = Level(counted, budget, keys.shape[0])
+    cdef uint64_t i
+    for i in range(keys.shape[0]):
+        if level_add(t, keys[i], hash_bits(keys[i]), 1, 0) != 0:
+            raise MemoryError(f"a level of {keys.shape[0]:,} positions is over the budget of {budget:,} bytes")
+    return pack([t], counted, budget)
+
+
+def complement_members(Moves mv, const uint64_t[::1] keys, const uint64_t[::1] others):
+    """Boolean mask (n,) over ``keys``: True where the key's class is the complement of
+    a class in ``others`` (both canonical). Used to meet forward and backward levels."""
+    cdef uint64_t n = others.shape[0], i, j, mask
+    cdef int log2 = MIN_LOG2
+    cdef bits_t k
+    while (<uint64_t>1 << log2) < 2 * n + 2:
+        log2 += 1
+    mask = (<uint64_t>1 << log2) - 1
+    cdef size_t set_bytes = (<size_t>1 << log2) * sizeof(bits_t)
+    cdef bits_t* set_ = <bits_t*>zeroed(set_bytes)
+    if set_ == NULL:
+        raise MemoryError("complement set")
+    out = np.zeros(keys.shape[0], dtype=np.bool_)
+    cdef unsigned char[::1] o = out.view(np.uint8)
+    try:
+        with nogil:
+            for i in range(n):
+                k = canonical(mv, mv.full & ~others[i])
+                j = hash_bits(k) >> (64 - log2)
+                while set_[j] != 0 and set_[j] != k:
+                    j = (j + 1) & mask
+                set_[j] = k
+            for i in range(keys.shape[0]):
+                k = keys[i]
+                j = hash_bits(k) >> (64 - log2)
+                while set_[j] != 0:
+                    if set_[j] == k:
+                        o[i] = 1
+                        break
+                    j = (j + 1) & mask
+    finally:
+        release(set_, set_bytes)
+    return out

@@ -1,0 +1,515 @@
+"""Whole-board analysis: every position reachable from a start, level by level.
+
+Level k holds the positions after k jumps (k fewer pegs than the start), each kept once
+per symmetry class (the board symmetries that fix the start, and the finish when one is
+given; none with ``reduced=False``). Each class carries the number of jump sequences
+from the start that reach it, so the last levels give exact numbers of solutions.
+Backward analysis is forward analysis from the complement of the finish (complement
+duality); forward and backward levels meet in the winning positions.
+
+Published figures reproduced by the tests (English board, centre start; design.md):
+23,475,688 positions in all (OEIS A112737), 1,679,072 on some centre-to-centre solution
+(OEIS A112738), 40,861,647,040,079,968 solutions ending at the centre (G. I. Bell,
+arXiv:0903.3696) and 577,116,156,815,309,849,672 complete games (Durango Bill,
+durangobill.com/Peg33.html); triangle 5: 29,760 solutions from a corner vacancy.
+"""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .board import Board
+from .classes import has_classes, hole_class, position_class
+from .errors import BoardTooLargeError, CoreMissingError, GoalError, PegsolverError
+from .geometry import Shape
+
+MAX_ENUM_HOLES = 64
+SLOT_BYTES = 24          # a counted position in a level: key + 128-bit count
+KEY_BYTES = 8            # a position kept for the caller or for the winning positions
+STOP_REASONS = ("memory limit", "time limit", "interrupted")
+STAGE_CHILDREN = 1 << 16  # children a thread stages before inserting them (2 MiB)
+
+
+def _enum():
+    try:
+        from pegcore import _enum64
+    except ImportError as e:
+        raise CoreMissingError(f"pegsolver's compiled enumeration (pegcore._enum64) is not built: "
+                               f"install with `pip install .` ({e})") from e
+    return _enum64
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (MemAvailable on Linux; else physical memory / 2)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def default_threads() -> int:
+    """The largest power of two not above the number of CPUs this process may use."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:
+        n = os.cpu_count() or 1
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: ``jumps`` made, ``pegs`` left, ``positions`` (symmetry classes, or
+    positions when unreduced), ``dead_ends`` among them (no jump left), ``winning``
+    among them (None without a finish) and ``sequences``: jump sequences from the start
+    that reach this level (a Python int)."""
+
+    jumps: int
+    pegs: int
+    positions: int
+    dead_ends: int
+    sequences: int
+    winning: int | None = None
+
+
+@dataclass
+class Analysis:
+    """The result of :func:`analyse`.
+
+    ``levels[k]`` is level k (k jumps made); ``total`` sums their positions and
+    ``winning`` their winning positions (None without a finish). ``solutions`` counts
+    jump sequences from the start to the finish (None without one); ``finishes`` maps
+    each hole where one peg can end to its number of solutions; ``games`` counts jump
+    sequences played until no jump is left. ``symmetries`` is the size of the group the
+    counts are reduced by (1: unreduced). ``stopped`` is None for a complete run, else
+    the reason (``"memory limit"``, ``"time limit"``, ``"interrupted"``) and the levels
+    finished so far are kept; ``message`` says what happened in words. ``peak_bytes``
+    is the largest memory the levels held at once; ``seconds`` wall time.
+    """
+
+    start: Board
+    finish: int | None
+    symmetries: int
+    threads: int
+    levels: list[Level] = field(default_factory=list)
+    solutions: int | None = None
+    finishes: dict[int, int] = field(default_factory=dict)
+    games: int = 0
+    seconds: float = 0.0
+    peak_bytes: int = 0
+    stopped: str | None = None
+    message: str = ""
+    _positions: list[np.ndarray] = field(default_factory=list, repr=False)
+    _winning: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    @property
+    def total(self) -> int:
+        return sum(lv.positions for lv in self.levels)
+
+    @property
+    def winning(self) -> int | None:
+        if self.finish is None or self.stopped:
+            return None
+        return sum(lv.winning or 0 for lv in self.levels)
+
+    def positions(self, k: int) -> np.ndarray:
+        """Level k's positions as a numpy uint64 array of shape (positions,): bit i is
+        hole i; each class is given by its smallest image. Sorted.
+
+        :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached.
+        """
+        if not 0 <= k < len(self._positions):
+            raise PegsolverError(f"level {k} was not kept (levels 0..{len(self._positions) - 1} are)")
+        return self._positions[k]
+
+    def winning_positions(self, k: int) -> np.ndarray:
+        """Level k's winning positions (uint64, sorted), given a finish.
+
+        :raises PegsolverError: no finish was given, or the level was not kept.
+        """
+        if not 0 <= k < len(self._winning):
+            raise PegsolverError("winning positions need a finish and a completed run with positions kept")
+        return self._winning[k]
+
+    def to_json(self, hole_name) -> dict:
+        """JSON-ready data: levels (positions per jump count), total, winning, solutions,
+        games, seconds and the rest; ``hole_name(h)`` names a hole."""
+        return {
+            "board": self.start.shape.name,
+            "vacant": [hole_name(h) for h in self.start.vacancies()],
+            "finish": None if self.finish is None else hole_name(self.finish),
+            "symmetries": self.symmetries,
+            "levels": [lv.positions for lv in self.levels],
+            "winning_levels": None if self.winning is None else [lv.winning for lv in self.levels],
+            "dead_ends": [lv.dead_ends for lv in self.levels],
+            "total": self.total,
+            "winning": self.winning,
+            "solutions": self.solutions,
+            "finishes": {hole_name(h): n for h, n in sorted(self.finishes.items())},
+            "games": self.games,
+            "seconds": self.seconds,
+            "threads": self.threads,
+            "peak_bytes": self.peak_bytes,
+            "stopped": self.stopped,
+            "message": self.message,
+        }
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason, self.message = reason, message
+
+
+def level_bound(shape: Shape, start: int, pegs: int) -> int:
+    """An upper bound on the positions with ``pegs`` pegs reachable from ``start``:
+    those of the start's position class (a class never changes), counted exactly by a
+    walk over the holes; every position where the board has no classes."""
+    if not has_classes(shape):
+        return math.comb(shape.size, pegs)
+    # ways[(k, cls)]: subsets of the holes seen so far with k pegs and class cls
+    ways = {(0, (0,) * len(position_class(shape, 0))): 1}
+    for h in range(shape.size):
+        add = hole_class(shape, h)
+        nxt = dict(ways)
+        for (k, cls), n in ways.items():
+            if k < pegs:
+                key = (k + 1, tuple(a ^ b for a, b in zip(cls, add)))
+                nxt[key] = nxt.get(key, 0) + n
+        ways = nxt
+    return ways.get((pegs, position_class(shape, start)), 0)
+
+
+def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bool) -> int:
+    """Bytes the run may need at most, from :func:`level_bound` divided by the symmetry
+    group: the largest level under construction (a table at most half full), its parent
+    level packed, and every level's positions when they are kept."""
+    n = start.bit_count()
+    bounds = [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
+    worst = max(2 * SLOT_BYTES * bounds[k] + SLOT_BYTES * bounds[k - 1] for k in range(1, n)) if n > 1 else 0
+    return worst + (KEY_BYTES * sum(bounds) if keep_positions else 0)
+
+
+def _group(shape: Shape, masks: list[int], reduced: bool) -> list[tuple[int, ...]]:
+    if not reduced:
+        return [tuple(range(shape.size))]
+    return [p for p in shape.symmetries if all(shape.map_mask(p, m) == m for m in masks)]
+
+
+class _Run:
+    """Level-by-level expansion with a memory budget, a deadline, threads and Ctrl-C."""
+
+    def __init__(self, shape: Shape, group, threads: int, budget: int, deadline: float | None, progress):
+        E = _enum()
+        self.E = E
+        self.shape = shape
+        perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
+        jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+        self.moves = E.Moves(jumps, perms, shape.size)
+        self.threads = threads
+        self.part_bits = threads.bit_length() - 1
+        self.budget = budget
+        self.deadline = deadline
+        self.progress = progress
+        # staging buffers take at most 1/16 of the budget
+        stage = min(STAGE_CHILDREN, budget // (16 * 32 * threads))
+        self.stages = [E.Stage(stage, len(shape.jumps)) for _ in range(threads)]
+        self.held = sum(st.nbytes for st in self.stages)  # bytes held outside the level tables
+        self.peak = 0
+        self.tables = []
+
+    def canonical(self, mask: int) -> int:
+        return self.moves.canonical(mask)
+
+    def room(self) -> int:
+        room = self.budget - self.held - sum(t.nbytes for t in self.tables)
+        if room <= 0:
+            raise _Stop("memory limit", f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
+        return room
+
+    def note(self, extra: int = 0) -> None:
+        self.peak = max(self.peak, self.held + sum(t.nbytes for t in self.tables) + extra)
+
+    def levels(self, start: int, counted: bool, depth: int):
+        """Yield (k, compact level, work of level k-1's expansion) for k = 0..depth."""
+        E = self.E
+        level = E.from_keys(np.array([self.canonical(start)], dtype=np.uint64), counted, max(self.room(), 1 << 20))
+        yield 0, level, None
+        pool = ThreadPoolExecutor(max_workers=self.threads) if self.threads > 1 else None
+        try:
+            self.tables = [E.Level(counted, self.room() // self.threads, 1024, self.part_bits)
+                           for _ in range(self.threads)]
+            growth = 4.0
+            for k in range(1, depth + 1):
+                works = [E.Work() for _ in range(self.threads)]
+                # the next level is about as large as this one times the last growth
+                expect = int(level.n * max(1.0, growth)) // self.threads
+                for t in self.tables:
+                    t.clear(expect)
+                    t.budget = max(self.room() // self.threads + t.nbytes, t.nbytes)
+                self._expand(level, works, pool)
+                self.note(level.nbytes)
+                room = self.budget - self.held - level.nbytes - sum(t.nbytes for t in self.tables)
+                try:
+                    nxt = E.pack(self.tables, counted, max(room, 0))
+                except MemoryError:
+                    raise _Stop("memory limit", self._over(k, level.n)) from None
+                if any(t.overflow for t in self.tables):
+                    raise PegsolverError("a solution count passed 2**128; the board is too large to count")
+                self.note(level.nbytes + nxt.nbytes)
+                growth = nxt.n / max(level.n, 1)
+                level = nxt
+                yield k, level, works[0]
+                if level.n == 0:
+                    return
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True)
+            self.tables = []
+
+    def _over(self, k: int, parents: int) -> str:
+        return (f"stopped at level {k}: the positions after {k} jumps (from {parents:,} after {k - 1}) "
+                f"do not fit in the memory budget of {self.budget / 2**30:.1f} GiB")
+
+    def _expand(self, level, works, pool) -> None:
+        E = self.E
+        if pool is None:
+            # One thread: expand in slices so that limits and Ctrl-C are seen in between.
+            step = 1 << 16
+            for lo in range(0, level.n, step):
+                E.expand(self.moves, level, lo, lo + step, self.tables[0], works[0], self.stages[0], 0)
+                self._check(works)
+        else:
+            futures = [pool.submit(E.expand, self.moves, level, 0, level.n, t, w, self.stages[part], part)
+                       for part, (t, w) in enumerate(zip(self.tables, works))]
+            try:
+                while True:
+                    done, pending = wait(futures, timeout=0.05, return_when=FIRST_EXCEPTION)
+                    for f in done:
+                        f.result()
+                    if not pending:
+                        break
+                    self._check(works)
+            except BaseException:
+                for w in works:
+                    w.stop = True
+                wait(futures)
+                raise
+        self._check(works)
+
+    def _check(self, works) -> None:
+        if any(w.failed for w in works):
+            for w in works:
+                w.stop = True
+            raise _Stop("memory limit", f"stopped: a level outgrew the memory budget of {self.budget / 2**30:.1f} GiB")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            for w in works:
+                w.stop = True
+            raise _Stop("time limit", "stopped by the time limit")
+
+
+def analyse(board: Board, finish: int | None = None, reduced: bool = True, threads: int | None = None,
+            memory_bytes: int | None = None, seconds: float | None = None, keep_positions: bool = True,
+            progress=None, force: bool = False) -> Analysis:
+    """Enumerate every position reachable from ``board``'s pegs, level by level.
+
+    :param board: the start (at most 64 holes).
+    :param finish: a hole index for a one-peg finish: then the winning positions (those
+        that can still end there) and the number of solutions ending there are computed,
+        by a second enumeration from the complement of the finish when it differs from
+        the start. None: forward only (solutions are still given per finish hole).
+    :param reduced: count positions up to the board's symmetries that fix the start (and
+        the finish); False counts every position.
+    :param threads: threads expanding each level (a power of two; default: the CPUs
+        available, rounded down to a power of two).
+    :param memory_bytes: budget for the levels (default: 3/4 of the memory available
+        now); a run that would pass it stops cleanly with ``stopped="memory limit"``.
+    :param seconds: wall-clock limit (None: none); Ctrl-C also stops the run. A stopped
+        run keeps the levels it finished.
+    :param keep_positions: keep each level's positions (8 bytes each) for
+        :meth:`Analysis.positions`; needed for the winning positions.
+    :param progress: called as ``progress(k, positions)`` after each level.
+    :param force: run even when :func:`estimate_bytes` is over the budget (the bound
+        is loose: the English board needs about a third of it); the run still stops
+        cleanly at the budget.
+    :raises BoardTooLargeError: more than 64 holes, or an estimate over the memory
+        budget (unless ``force``); the message gives both.
+    :raises GoalError: a finish hole out of range, or a start with no pegs.
+    :raises PegsolverError: bad threads, memory or seconds.
+    :raises CoreMissingError: the compiled enumeration is not built.
+    """
+    shape = board.shape
+    if shape.size > MAX_ENUM_HOLES:
+        raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
+                                 f"{MAX_ENUM_HOLES}")
+    start = board.pegs_mask
+    if start == 0:
+        raise GoalError("the start has no pegs")
+    if finish is not None and not (isinstance(finish, int) and 0 <= finish < shape.size):
+        raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
+    threads = default_threads() if threads is None else threads
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1 or threads & (threads - 1):
+        raise PegsolverError(f"threads must be a power of two (1, 2, 4, ...), not {threads!r}")
+    budget = memory_bytes if memory_bytes is not None else available_memory() * 3 // 4
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < (1 << 20):
+        raise PegsolverError(f"memory budget must be a whole number of bytes, at least 1 MiB, not {memory_bytes!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds < math.inf):
+        raise PegsolverError(f"time limit must be a positive, finite number of seconds, not {seconds!r}")
+    t0 = time.monotonic()
+    masks = [start] if finish is None else [start, 1 << finish]
+    group = _group(shape, masks, reduced)
+    need = estimate_bytes(shape, start, len(group), keep_positions)
+    if need > budget and not force:
+        raise BoardTooLargeError(
+            f"board {shape.name!r} from this start may need up to {need / 2**30:,.1f} GiB to enumerate "
+            f"(positions of the start's class per peg count / {len(group)} symmetries, 24 bytes each, "
+            f"in a table at most half full), over the budget of {budget / 2**30:,.1f} GiB; "
+            f"force it to try anyway (the run stops cleanly at the budget)")
+    run = _Run(shape, group, threads, budget, t0 + seconds if seconds else None, progress)
+    result = Analysis(board.with_pegs(start), finish, len(group), threads)
+    depth = start.bit_count() - 1
+    dead_ends, sequences, keys = [], [], []
+    last = None
+    try:
+        with _interrupt_guard():
+            for k, level, work in run.levels(start, True, depth):
+                if work is not None:  # the expansion of level k-1 found its dead ends
+                    dead_ends.append(work.dead_ends)
+                    result.games += work.games
+                if level.n == 0:
+                    break
+                sequences.append(level.total_count())
+                if keep_positions:
+                    keys.append(_kept(run, level))
+                result.levels.append(Level(k, start.bit_count() - k, level.n, 0, sequences[-1]))
+                if progress:
+                    progress(k, level.n)
+                last = level
+            if len(result.levels) == depth + 1:  # one peg left: every position is a dead end
+                dead_ends.append(last.n)
+                result.games += sequences[-1]
+                _finishes(result, group, last)
+            if finish is not None and keep_positions:
+                _meet(result, run, start, finish, keys, depth)
+    except _Stop as stop:
+        result.stopped, result.message = stop.reason, stop.message
+    except KeyboardInterrupt:
+        result.stopped, result.message = "interrupted", "interrupted by Ctrl-C"
+    result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else 0,
+                           lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]
+    if finish is not None and not result.stopped:
+        result.solutions = result.finishes.get(finish, 0)
+    result._positions = keys
+    result.seconds = time.monotonic() - t0
+    result.peak_bytes = run.peak
+    if not result.stopped:
+        result.message = f"complete: {len(result.levels)} levels, {result.total:,} positions"
+    return result
+
+
+def _kept(run: _Run, level) -> np.ndarray:
+    arr = np.sort(level.keys_array())
+    run.held += arr.nbytes
+    run.note()
+    if run.held > run.budget:
+        raise _Stop("memory limit", f"stopped: the levels kept so far pass the memory budget of "
+                                    f"{run.budget / 2**30:.1f} GiB (keep_positions=False keeps none)")
+    return arr
+
+
+def _finishes(result: Analysis, group, last) -> None:
+    # One-peg classes of the last level: a class of orbit size m holding T sequences
+    # gives T / m solutions for each hole in it.
+    keys = last.keys_array()
+    lo, hi = last.counts_arrays()
+    for key, a, b in zip(keys.tolist(), lo.tolist(), hi.tolist()):
+        hole = key.bit_length() - 1
+        orbit = {p[hole] for p in group}
+        total = a | (b << 64)
+        for h in orbit:
+            result.finishes[h] = total // len(orbit)
+
+
+def _meet(result: Analysis, run: _Run, start: int, finish: int, keys, depth: int) -> None:
+    # Backward levels: forward from the complement of the finish (complement duality).
+    full = run.shape.full_mask
+    dual = full & ~(1 << finish)
+    if dual == start and len(keys) == depth + 1:
+        back = keys
+    else:
+        back = []
+        for _, level, _ in run.levels(dual, False, depth):
+            if level.n == 0:
+                break
+            back.append(_kept(run, level))
+    winning = []
+    for k in range(len(keys)):
+        j = depth - k
+        if j < len(back):
+            mask = run.E.complement_members(run.moves, keys[k], back[j])
+            winning.append(keys[k][mask])
+        else:
+            winning.append(np.empty(0, dtype=np.uint64))
+    result._winning = winning
+    result.levels = [Level(lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences, len(winning[i]))
+                     for i, lv in enumerate(result.levels)]
+
+
+class _interrupt_guard:
+    """Make sure Ctrl-C raises KeyboardInterrupt in the main thread during the run."""
+
+    def __enter__(self):
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.getsignal(signal.SIGINT)
+            if self.old is not signal.default_int_handler:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None and self.old is not signal.default_int_handler:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+def solution_table(shape: Shape, threads: int | None = None, memory_bytes: int | None = None,
+                   seconds: float | None = None, progress=None, force: bool = False) -> dict[tuple[int, int], int]:
+    """Number of solutions of every single-vacancy -> single-peg problem of a board.
+
+    :returns: ``{(vacancy, finish): solutions}`` for every pair of holes (0: unsolvable).
+        Vacancies that a symmetry maps onto one already counted are not enumerated again.
+    :param progress: called as ``progress(vacancy)`` before each enumeration.
+    :raises PegsolverError: a run stopped (memory, time, Ctrl-C); the message says which.
+    Other errors as :func:`analyse`.
+    """
+    table: dict[tuple[int, int], int] = {}
+    deadline = time.monotonic() + seconds if seconds else None
+    for v in range(shape.size):
+        if (v, 0) in table:
+            continue
+        if progress:
+            progress(v)
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        a = analyse(Board(shape, shape.full_mask & ~(1 << v)), threads=threads, memory_bytes=memory_bytes,
+                    seconds=left, keep_positions=False, force=force)
+        if a.stopped:
+            raise PegsolverError(f"the table stopped at vacancy {v}: {a.message}")
+        for p in shape.symmetries:
+            if (p[v], 0) not in table:
+                for f in range(shape.size):
+                    table[(p[v], p[f])] = a.finishes.get(f, 0)
+    return table

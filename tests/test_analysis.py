@@ -1,0 +1,194 @@
+"""Whole-board enumeration: published figures, and an independent brute force on small
+boards (plain Python over the hole coordinates, sharing nothing with the core)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pegsolver import Board, Shape, find_variant
+from pegsolver.analysis import analyse, solution_table
+from pegsolver.cli import main
+from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
+from pegsolver.notation import parse_hole
+
+# OEIS A112737: English board, centre start, positions after n jumps up to symmetry.
+ENGLISH_LEVELS = [1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224, 1753737,
+                  2598215, 3312423, 3626632, 3413313, 2765623, 1930324, 1160977, 600372, 265865, 100565,
+                  32250, 8688, 1917, 348, 50, 7, 2]
+
+
+@pytest.fixture(scope="module")
+def english():
+    board = find_variant("english").board()
+    return analyse(board, parse_hole(board.shape, "d4"))
+
+
+def test_english_published_figures(english):
+    assert english.stopped is None
+    assert [lv.positions for lv in english.levels] == ENGLISH_LEVELS
+    assert english.total == 23_475_688
+    assert english.winning == 1_679_072                      # OEIS A112738
+    assert english.solutions == 40_861_647_040_079_968       # Bell, arXiv:0903.3696
+    assert english.games == 577_116_156_815_309_849_672      # Durango Bill, Peg33.html
+    names = {find_variant("english").board().shape.coords[h] for h in english.finishes}
+    assert names == {(0, 3), (3, 0), (3, 3), (3, 6), (6, 3)}  # d1 a4 d4 g4 d7 (design.md)
+
+
+def test_english_level_sets_are_numpy_arrays(english):
+    shape = english.start.shape
+    for k in (0, 5, 31):
+        arr = english.positions(k)
+        assert arr.dtype == np.uint64 and len(arr) == english.levels[k].positions
+        assert all(int(x).bit_count() == 32 - k for x in arr[:100])
+        assert np.all(arr[:-1] < arr[1:])  # sorted, distinct
+        win = english.winning_positions(k)
+        assert len(win) == english.levels[k].winning and np.isin(win, arr).all()
+    assert [int(x) for x in english.positions(0)] == [shape.full_mask & ~(1 << parse_hole(shape, "d4"))]
+    with pytest.raises(PegsolverError, match="not kept"):
+        english.positions(32)
+
+
+def test_triangle5_published_figures():
+    shape = find_variant("triangle5").board().shape
+    a = analyse(Board(shape, shape.full_mask & ~1))  # hole 1, a corner
+    assert sum(a.finishes.values()) == 29_760
+    table = solution_table(shape)
+    assert sum(table.values()) == 438_984
+    assert all(any(table[(v, f)] for f in range(15)) for v in range(15))  # every vacancy solvable
+
+
+def brute_force(shape, start):
+    """Levels of distinct positions, symmetry classes, sequences and complete games,
+    by plain recursion over coordinates."""
+    coords = shape.coords
+    where = {rc: i for i, rc in enumerate(coords)}
+    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (-1, -1)] if shape.grid == "triangle" else [])
+    jumps = []
+    for (r, c), a in where.items():
+        for dr, dc in steps:
+            b, t = where.get((r + dr, c + dc)), where.get((r + 2 * dr, c + 2 * dc))
+            if b is not None and t is not None:
+                jumps.append((a, b, t))
+
+    def children(p):
+        return [p ^ (1 << a | 1 << b | 1 << t) for a, b, t in jumps if p >> a & 1 and p >> b & 1 and not p >> t & 1]
+
+    @lru_cache(None)
+    def games(p):
+        kids = children(p)
+        return 1 if not kids else sum(games(k) for k in kids)
+
+    levels, level = [], {start}
+    while level:
+        levels.append(level)
+        level = {k for p in level for k in children(p)}
+    return levels, games(start)
+
+
+@st.composite
+def small_boards(draw):
+    grid = draw(st.sampled_from(["square", "triangle"]))
+    if grid == "square":
+        rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+    else:
+        side = draw(st.integers(3, 5))
+        cells = [(r, c) for r in range(side) for c in range(r + 1)]
+    shape = Shape(grid, tuple(cells))
+    vacant = draw(st.lists(st.integers(0, shape.size - 1), min_size=1, max_size=2, unique=True))
+    return Board(shape, shape.full_mask & ~sum(1 << v for v in vacant))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards(), st.sampled_from([1, 2]))
+def test_matches_brute_force(board, threads):
+    shape = board.shape
+    levels, games = brute_force(shape, board.pegs_mask)
+    plain = analyse(board, reduced=False, threads=threads)
+    assert [lv.positions for lv in plain.levels] == [len(lv) for lv in levels]
+    assert plain.games == games
+    for k, lv in enumerate(levels):
+        assert set(plain.positions(k).tolist()) == lv
+    reduced = analyse(board, threads=threads)
+    group = [p for p in shape.symmetries if shape.map_mask(p, board.pegs_mask) == board.pegs_mask]
+    classes = [{min(shape.map_mask(p, x) for p in group) for x in lv} for lv in levels]
+    assert [lv.positions for lv in reduced.levels] == [len(c) for c in classes]
+    assert reduced.games == games and reduced.finishes == plain.finishes
+    assert [lv.sequences for lv in reduced.levels] == [lv.sequences for lv in plain.levels]
+
+
+def test_winning_positions_match_brute_force():
+    shape = find_variant("triangle5").board().shape
+    board = Board(shape, shape.full_mask & ~(1 << 3))
+    finish = 3  # back to the vacancy: 51,452 solutions (durangobill.com/PegSolitaire.html)
+    a = analyse(board, finish, reduced=False)
+    levels, _ = brute_force(shape, board.pegs_mask)
+
+    @lru_cache(None)
+    def wins(p):
+        if p == 1 << finish:
+            return True
+        return any(wins(p ^ (1 << x | 1 << y | 1 << z)) for x, y, z in shape.jumps
+                   if p >> x & 1 and p >> y & 1 and not p >> z & 1)
+    for k, lv in enumerate(levels):
+        assert set(a.winning_positions(k).tolist()) == {p for p in lv if wins(p)}
+    assert a.solutions == a.finishes[finish] == 51_452
+
+
+def test_french_is_refused_up_front_with_an_estimate():
+    with pytest.raises(BoardTooLargeError, match=r"may need up to [\d.,]+ GiB .* budget"):
+        analyse(find_variant("french").board())
+
+
+def test_memory_and_time_limits_stop_cleanly():
+    board = find_variant("french").board()
+    a = analyse(board, memory_bytes=64 << 20, force=True, keep_positions=False)
+    assert a.stopped == "memory limit" and len(a.levels) > 3 and "budget" in a.message
+    assert a.peak_bytes <= 64 << 20
+    b = analyse(find_variant("english").board(), seconds=0.2, threads=1)
+    assert b.stopped == "time limit" and b.winning is None
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(threads=3), "power of two"), (dict(threads=0), "power of two"),
+    (dict(memory_bytes=10), "at least 1 MiB"), (dict(seconds=-1), "time limit"),
+    (dict(finish=99), "finish must be a hole"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises((PegsolverError, GoalError), match=match):
+        analyse(find_variant("english").board(), **kwargs)
+
+
+def test_boards_over_64_holes_are_refused():
+    with pytest.raises(BoardTooLargeError, match="at most 64"):
+        analyse(find_variant("triangle11").board())
+
+
+def test_cli_count(capsys):
+    assert main(["count", "triangle5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["levels"][0] == 1 and out["total"] == sum(out["levels"]) and sum(out["finishes"].values()) == 29_760
+    assert main(["count", "triangle5", "--table"]) == 0
+    assert "438,984" in capsys.readouterr().out
+    assert main(["count", "french"]) == 2
+    assert "GiB" in capsys.readouterr().err
+    assert main(["count", "english", "--threads", "3"]) == 2
+
+
+def test_cli_count_ctrl_c():
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", "french", "--force", "--memory-gb", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted by Ctrl-C" in out and "Traceback" not in err
