@@ -37,8 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
                                    "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
     add_board_args(s)
-    s.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
-                   help="start with every hole filled except these (e.g. --vacant a3)")
+    add_vacant_arg(s)
     s.add_argument("--finish", nargs="+", metavar="HOLE",
                    help="goal: one peg at HOLE, the exact pattern of several holes, or 'any' for one peg anywhere")
     s.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY,
@@ -70,8 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_args(r)
     r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 43-45" '
                                  'or multi-jump moves "a4-c4-c2"')
-    r.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
-                   help="start with every hole filled except these")
+    add_vacant_arg(r)
 
     c = sub.add_parser("classes", help="for each single vacancy, the finishes its position class allows",
                        description="For each single-vacancy start, list the holes where one final peg is "
@@ -97,8 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the peg it jumps and the landing hole). Keys: u undo, r redo, h hint, "
                                    "n new game, v restart from a chosen vacancy, f choose the finish, q quit.")
     add_board_args(p)
-    p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
-                   help="start with every hole filled except these")
+    add_vacant_arg(p)
     p.add_argument("--finish", nargs="+", metavar="HOLE",
                    help="the finish hints aim for: one peg at HOLE, several holes, or 'any' "
                         "(default: the variant's standard goal)")
@@ -108,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_parser(sub)
     add_count_parser(sub)
     return parser
+
+
+def add_vacant_arg(p) -> None:
+    p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
+                   help="start with every hole filled except these (e.g. --vacant a3)")
 
 
 def add_board_args(p) -> None:
@@ -470,8 +472,7 @@ def add_count_parser(sub) -> None:
                                    "limit, 2 bad input (including a board too large for the memory budget), "
                                    "130 Ctrl-C.")
     add_board_args(c)
-    c.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
-                   help="start with every hole filled except these")
+    add_vacant_arg(c)
     c.add_argument("--finish", metavar="HOLE", help="one-peg finish: also count winning positions and solutions")
     c.add_argument("--table", action="store_true",
                    help="solutions of every single-vacancy -> single-peg problem instead of one start")
