@@ -159,7 +159,8 @@ def test_memory_and_time_limits_stop_cleanly():
 
 @pytest.mark.parametrize("kwargs,match", [
     (dict(threads=3), "power of two"), (dict(threads=0), "power of two"),
-    (dict(memory_bytes=10), "at least 1 MiB"), (dict(seconds=-1), "time limit"),
+    (dict(memory_bytes=10), "from 1 MiB"), (dict(memory_bytes=1 << 70), "from 1 MiB"),
+    (dict(threads=128), "power of two"), (dict(seconds=-1), "time limit"),
     (dict(finish=99), "finish must be a hole"),
 ])
 def test_bad_arguments(kwargs, match):

@@ -185,7 +185,7 @@ def print_text(sol, show_boards: bool, style: str) -> None:
     name = lambda h: hole_name(shape, h, style)  # noqa: E731
     vacant = " ".join(name(h) for h in sol.start.vacancies())
     print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps), vacant: {vacant or 'none'}")
-    print(f"goal: {sol.goal.describe(shape)}")
+    print(f"goal: {sol.goal.describe(shape, style)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
           f"symmetries used: {st.symmetries}, direction: {st.direction}")
     if sol.solved:
@@ -246,7 +246,7 @@ def write_solution_svg(path: Path, sol, style: str) -> None:
     """
     shape = sol.start.shape
     vacant = " ".join(hole_name(shape, h, style) for h in sol.start.vacancies()) or "no hole"
-    heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape)}"
+    heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape, style)}"
     if sol.solved:
         text = svg.solution_svg(sol.start, sol.jumps, f"{heading}: {len(sol.jumps)} jumps in {len(sol.moves)} moves",
                                 style)
@@ -477,7 +477,8 @@ def add_count_parser(sub) -> None:
     c.add_argument("--table", action="store_true",
                    help="solutions of every single-vacancy -> single-peg problem instead of one start")
     c.add_argument("--unreduced", action="store_true", help="count every position, not symmetry classes")
-    c.add_argument("--threads", type=int, metavar="N", help="threads, a power of two (default: the CPUs)")
+    c.add_argument("--threads", type=int, metavar="N",
+                   help="threads, a power of two up to 64 (default: the CPUs available, rounded down to one)")
     c.add_argument("--memory-gb", type=float, metavar="GB",
                    help="memory budget in GiB (default: 3/4 of the memory available)")
     c.add_argument("--seconds", type=float, default=0.0, metavar="S", help="time limit; 0 for none (default)")
@@ -498,8 +499,12 @@ def cmd_count(args) -> int:
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
-        with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
-            table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
+        try:
+            with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
+                table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
+        except analysis.AnalysisStopped as stop:
+            print(f"pegsolver: {stop}", file=sys.stderr)
+            return EXIT_INTERRUPTED if stop.reason == "interrupted" else EXIT_UNSOLVED
         return print_solution_table(shape, table, args.json, name)
     finish = parse_hole(shape, args.finish) if args.finish else None
     with tqdm(total=board.peg_count, desc="levels", unit="", disable=None, file=sys.stderr) as bar:
@@ -520,12 +525,16 @@ def cmd_count(args) -> int:
 def print_analysis(a, name) -> None:
     shape = a.start.shape
     vacant = " ".join(name(h) for h in a.start.vacancies())
-    kind = f"up to {a.symmetries} symmetries" if a.symmetries > 1 else "every position (no symmetry)"
-    print(f"board: {shape.name} ({shape.size} holes), vacant: {vacant or 'none'}; positions counted {kind}")
+    kind = (f"one per symmetry class ({a.symmetries} symmetries fix the start{' and finish' if a.finish else ''})"
+            if a.symmetries > 1 else "every position (no symmetry used)")
+    print(f"board: {shape.name} ({shape.size} holes), vacant: {vacant or 'none'}; positions counted: {kind}")
+
+    def num(x):
+        return "?" if x is None else f"{x:,}"
     headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if a.finish is not None else [])
-    rows = [[lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences]
-            + ([lv.winning] if a.finish is not None else []) for lv in a.levels]
-    print(tabulate(rows, headers=headers, intfmt=",", disable_numparse=True))
+    rows = [[lv.jumps, lv.pegs, num(lv.positions), num(lv.dead_ends), num(lv.sequences)]
+            + ([num(lv.winning)] if a.finish is not None else []) for lv in a.levels]
+    print(tabulate(rows, headers=headers, colalign=("right",) * len(headers), disable_numparse=True))
     print(f"total positions: {a.total:,}")
     if a.winning is not None:
         print(f"winning positions (on some solution to {name(a.finish)}): {a.winning:,}")
@@ -535,7 +544,8 @@ def print_analysis(a, name) -> None:
         print("solutions by finish: " + ", ".join(f"{name(h)} {n:,}" for h, n in sorted(a.finishes.items())))
     elif not a.stopped:
         print("no one-peg finish")
-    print(f"complete games (played until no jump is left): {a.games:,}" if not a.stopped else "")
+    if a.games is not None:
+        print(f"complete games (played until no jump is left): {a.games:,}")
     print(f"{a.message}; {a.seconds:.2f} s, {a.threads} thread(s), peak {a.peak_bytes / 2**20:,.0f} MiB")
 
 
@@ -548,7 +558,8 @@ def print_solution_table(shape, table, as_json, name) -> int:
     rows = [[name(v), sum(table[(v, f)] for f in range(shape.size))]
             + [table[(v, f)] or "" for f in range(shape.size)] for v in range(shape.size)]
     print(f"board: {shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none")
-    print(tabulate(rows, headers=["vacancy", "all"] + [name(f) for f in range(shape.size)], intfmt=","))
+    print(tabulate(rows, headers=["vacancy", "all"] + [name(f) for f in range(shape.size)], intfmt=",",
+                   colalign=("right",) * (shape.size + 2)))
     print(f"total: {sum(table.values()):,} solutions; solvable pairs: {sum(1 for n in table.values() if n):,}")
     return EXIT_SOLVED
 

@@ -106,15 +106,15 @@ class Goal:
             return pegs_mask == self.finish_mask()
         return pegs_mask.bit_count() == self.pegs
 
-    def describe(self, shape: Shape) -> str:
-        """The goal in words, e.g. ``one peg at d4``."""
+    def describe(self, shape: Shape, style: str = "algebraic") -> str:
+        """The goal in words, e.g. ``one peg at d4`` (hole names in ``style``)."""
         count = "one peg" if self.pegs == 1 else f"{self.pegs} pegs"
         if self.finish is None:
             return f"{count} anywhere"
-        names = " ".join(hole_name(shape, h) for h in sorted(self.finish))
+        names = " ".join(hole_name(shape, h, style) for h in sorted(self.finish))
         return f"{count} at {names}"
 
-    def to_json(self, shape: Shape) -> dict:
+    def to_json(self, shape: Shape, style: str = "algebraic") -> dict:
         return {"pegs": self.pegs,
-                "finish": None if self.finish is None else [hole_name(shape, h) for h in sorted(self.finish)],
-                "text": self.describe(shape)}
+                "finish": None if self.finish is None else [hole_name(shape, h, style) for h in sorted(self.finish)],
+                "text": self.describe(shape, style)}

@@ -20,6 +20,15 @@ from .variants import find_variant
 BACKENDS = ("core", "reference")
 # Index = stop code of the core.
 STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted", "memory limit", "beam")
+# What a stop that proves nothing means, for Solution.explanation.
+STOP_EXPLANATIONS = {
+    "node limit": "the search stopped at its node limit; nothing proved",
+    "time limit": "the search stopped at its time limit; nothing proved",
+    "interrupted": "the search was stopped by Ctrl-C; nothing proved",
+    "memory limit": "the beam's levels outgrew the memory budget; nothing proved",
+    "beam": "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
+    "exhausted": "every position reachable from the start was searched: no solution",
+}
 DEFAULT_TABLE_BYTES = 256 << 20
 MAX_TABLE_BYTES = 1 << 40  # 1 TiB: more than any machine here; the kernel would refuse sooner
 MAX_COUNT = 1 << 63
@@ -135,7 +144,7 @@ class Solution:
             "board": shape.name,
             "start": self.start.to_text(),
             "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
-            "goal": self.goal.to_json(shape),
+            "goal": self.goal.to_json(shape, style),
             "jumps": self.jump_names(style),
             "moves": self.move_names(style),
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved else None,
@@ -252,16 +261,19 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     shape = board.shape
     goal = (goal or default_goal(board, strategy)).resolve(shape)
     goal.check(shape, board.pegs_mask)
-    if backward:
-        return _solve_backward(board, goal, strategy, limit, backend, proofs, order, beam_width)
+    if backward and goal.finish is None:
+        raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
     proof = impossibility(board, goal) if proofs else None
+    if backward and not proof:  # a proof is stated for the problem as asked, not its dual
+        return _solve_backward(board, goal, strategy, limit, backend, proofs, order, beam_width)
     prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
     problem = compile_problem(shape, board.pegs_mask, goal, strategy,
                               pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else (), order,
                               beam_width)
     if proof:
         stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
-                      dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0)
+                      dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
+                      direction="backward" if backward else "forward")
         return Solution(board.with_pegs(board.pegs_mask), goal, False, proof[0], [], stats, proof[1])
     if backend == "core":
         core = core_for(shape.size, shape.name)
@@ -281,15 +293,14 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
     jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
     reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
-    return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats)
+    return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
+                    STOP_EXPLANATIONS.get(reason, ""))
 
 
 def _solve_backward(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
                     order: str | None, beam_width: int) -> Solution:
     # Complement duality: a jump sequence from S to F, read backward, leads from the
     # complement of F to the complement of S.
-    if goal.finish is None:
-        raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
     full = board.shape.full_mask
     dual = solve(board.with_pegs(full & ~goal.finish_mask()),
                  Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1),
