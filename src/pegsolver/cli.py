@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 
 from tabulate import tabulate
@@ -30,8 +31,16 @@ EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_SECONDS = 60.0
 
 
+def package_version() -> str:
+    try:
+        return metadata.version("pegsolver")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pegsolver", description="Peg solitaire solver.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("solve", help="find a solution, or show there is none",
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
@@ -405,8 +414,9 @@ def add_bench_parser(sub) -> None:
                                    "table memory, wall seconds and speed relative to the seed search. Exit code: "
                                    "0 done (runs stopped by a limit included), 1 an answer contradicting the "
                                    "problem set, 2 bad input, 130 Ctrl-C (what finished is printed).")
-    n.add_argument("--problems", nargs="+", metavar="NAME", help="problems to run, by name (default: all; --list)")
-    n.add_argument("--strategies", nargs="+", metavar="NAME",
+    n.add_argument("--problems", nargs="+", action="extend", metavar="NAME",
+                   help="problems to run, by name (default: all; --list)")
+    n.add_argument("--strategies", nargs="+", action="extend", metavar="NAME",
                    help=f"strategy variants to run (default: all): {', '.join(bench.BENCH_STRATEGIES)}")
     n.add_argument("--nodes", type=int, default=bench.DEFAULT_NODES, metavar="N",
                    help=f"stop a run after N positions; 0 for no limit (default: {bench.DEFAULT_NODES:,})")

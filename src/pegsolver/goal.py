@@ -51,7 +51,12 @@ class Goal:
 
         :raises GoalError: a hole listed twice.
         """
-        holes = list(holes)
+        if isinstance(holes, (str, int)):  # one hole, not an iterable of them
+            holes = [holes]
+        try:
+            holes = list(holes)
+        except TypeError:
+            raise GoalError(f"goal pattern must be a list of holes, not {holes!r}") from None
         for h in holes:
             _check_hole_type(h)
         if len(set(holes)) != len(holes):

@@ -470,6 +470,9 @@ class PlayApp(App):
     def on_mount(self) -> None:
         self.title = f"pegsolver play: {self.game.shape.name}"
         self.say(f"Click a peg, then its landing hole. Finish for hints: {self.game.finish_text()}.")
+        # Arrow keys and Enter work at once: the first vacancy (else the first hole) has focus.
+        first = next(iter(self.game.board.vacancies()), 0)
+        self.query_one(f"#hole-{first}", HoleCell).focus()
 
     # ---- drawing -----------------------------------------------------------
     def say(self, text: str) -> None:
