@@ -11,8 +11,6 @@ from libc.string cimport memcpy, memset
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void*) nogil
-    int _popcount64 "__builtin_popcountll"(unsigned long long) nogil
-    int _ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
 cdef extern from "<sys/mman.h>" nogil:
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
@@ -79,11 +77,6 @@ cdef class Moves:
     cdef bits_t* lut
     cdef bits_t* jump_img   # nsym x njumps: each jump's from|over|to mapped by each symmetry
     cdef bits_t full
-    # jumps by hole, as index ranges into by_hole: those landing on each hole, then those
-    # starting from it (a position tries whichever set is smaller: its holes or its pegs)
-    cdef int32_t* by_hole
-    cdef int32_t* land_start    # nholes + 1
-    cdef int32_t* from_start    # nholes + 1
 
     def __cinit__(self, const int32_t[:, ::1] jumps, const int32_t[:, ::1] perms, int nholes):
         cdef int i, s, b, v, k, h
@@ -99,27 +92,8 @@ cdef class Moves:
         self.m3 = <bits_t*>malloc((self.njumps + 1) * sizeof(bits_t))
         self.lut = <bits_t*>calloc(self.nsym * self.nbytes * 256 + 1, sizeof(bits_t))
         self.jump_img = <bits_t*>malloc((self.nsym * self.njumps + 1) * sizeof(bits_t))
-        self.by_hole = <int32_t*>malloc((2 * self.njumps + 1) * sizeof(int32_t))
-        self.land_start = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
-        self.from_start = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
-        if (self.m2 == NULL or self.m3 == NULL or self.lut == NULL or self.jump_img == NULL
-                or self.by_hole == NULL or self.land_start == NULL or self.from_start == NULL):
+        if self.m2 == NULL or self.m3 == NULL or self.lut == NULL or self.jump_img == NULL:
             raise MemoryError("jump and symmetry tables")
-        k = 0
-        for h in range(nholes):
-            self.land_start[h] = k
-            for i in range(self.njumps):
-                if jumps[i, 2] == h:
-                    self.by_hole[k] = i
-                    k += 1
-        self.land_start[nholes] = k
-        for h in range(nholes):
-            self.from_start[h] = k
-            for i in range(self.njumps):
-                if jumps[i, 0] == h:
-                    self.by_hole[k] = i
-                    k += 1
-        self.from_start[nholes] = k
         for i in range(self.njumps):
             self.m2[i] = (<bits_t>1 << jumps[i, 0]) | (<bits_t>1 << jumps[i, 1])
             self.m3[i] = self.m2[i] | (<bits_t>1 << jumps[i, 2])
@@ -138,9 +112,6 @@ cdef class Moves:
                                                       | (<bits_t>1 << perms[s, jumps[i, 2]]))
 
     def __dealloc__(self):
-        free(self.by_hole)
-        free(self.land_start)
-        free(self.from_start)
         free(self.jump_img)
         free(self.m2)
         free(self.m3)
@@ -506,9 +477,8 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, stages, int part
         st = stages[p]
         bufs[p], ns[p], caps[p] = st.buf, st.n, st.capacity
     cdef uint64_t i, clo = 1, chi = 0, s, hsh
-    cdef int j, k, b, h, x, moved, failed = 0
-    cdef bits_t pegs, key, img, rest
-    cdef const int32_t* start_of
+    cdef int j, k, b, moved, failed = 0
+    cdef bits_t pegs, key, img
     cdef void* q
     # A symmetry is a permutation of holes, so it maps pegs ^ jump to
     # image(pegs) ^ image(jump): each child's images cost one xor per symmetry.
@@ -541,34 +511,25 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, stages, int part
                 for b in range(mv.nbytes):
                     img |= mv.lut[(k * mv.nbytes + b) * 256 + <int>((pegs >> (8 * b)) & 255)]
                 pimg[k] = img
-            # Only jumps that land on an empty hole (or start from a peg) can be legal.
-            rest = mv.full & ~pegs
-            start_of = mv.land_start
-            if _popcount64(pegs) < _popcount64(rest):
-                rest = pegs
-                start_of = mv.from_start
-            while rest:
-                h = _ctz64(rest)
-                rest &= rest - 1
-                for x in range(start_of[h], start_of[h + 1]):
-                    j = mv.by_hole[x]
-                    work.tests += 1
-                    if (pegs & mv.m3[j]) != mv.m2[j]:
-                        continue
-                    moved = 1
-                    key = pegs ^ mv.m3[j]
-                    for k in range(mv.nsym):
-                        img = pimg[k] ^ mv.jump_img[k * mv.njumps + j]
-                        if img < key:
-                            key = img
-                    hsh = hash_bits(key)
-                    p = <int>(hsh >> (64 - part_bits)) if part_bits else 0
-                    bufs[p][ns[p]].key = key
-                    bufs[p][ns[p]].h = hsh
-                    bufs[p][ns[p]].lo = clo
-                    bufs[p][ns[p]].hi = chi
-                    ns[p] += 1
-                    work.children += 1
+            work.tests += mv.njumps
+            for j in range(mv.njumps):
+                # (trying only the jumps into empty holes was slower: branchy loops)
+                if (pegs & mv.m3[j]) != mv.m2[j]:
+                    continue
+                moved = 1
+                key = pegs ^ mv.m3[j]
+                for k in range(mv.nsym):
+                    img = pimg[k] ^ mv.jump_img[k * mv.njumps + j]
+                    if img < key:
+                        key = img
+                hsh = hash_bits(key)
+                p = <int>(hsh >> (64 - part_bits)) if part_bits else 0
+                bufs[p][ns[p]].key = key
+                bufs[p][ns[p]].h = hsh
+                bufs[p][ns[p]].lo = clo
+                bufs[p][ns[p]].hi = chi
+                ns[p] += 1
+                work.children += 1
             work.nodes += 1
             if not moved:
                 work.dead_ends += 1
