@@ -136,3 +136,8 @@ def test_ctrl_c_stops_a_whole_table():
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted by Ctrl-C after" in err and "Traceback" not in err
+
+
+def test_rules_only_for_drawn_boards(capsys):
+    code, _, err = run(capsys, "solve", "english", "--rules", "diagonal")
+    assert code == 2 and "english-diagonal" in err

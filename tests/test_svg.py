@@ -156,6 +156,7 @@ def test_unwritable_svg_paths(tmp_path, capsys):
         (["solve", "triangle5", "--svg", str(blocker / "x.svg")], "no directory"),
         (["boards", "--svg", str(blocker)], "it is a file, not a directory"),
         (["boards", "--svg", str(blocker / "sub")], "cannot create the directory"),
+        (["solve", "triangle5", "--svg", str(tmp_path / "x.png")], "must end in .svg"),
     ]:
         code, out, err = run(capsys, *argv)
         assert code == 2 and message in err and "Traceback" not in err, (argv, err)

@@ -157,6 +157,11 @@ def load_start(args) -> tuple[Board, Goal | None]:
     if not spec and args.variant and _is_file_spec(args.variant):
         spec = args.variant
     file_goal = None
+    drawn = spec and Path(spec).suffix.lower() != ".toml"
+    if (args.rules or args.grid) and not drawn:
+        # variants and TOML files name their own rules; only drawn text needs them
+        raise PegsolverError("--rules and --grid apply to a board drawn as text; a variant or a .toml file "
+                             "names its own (e.g. english-diagonal, or rules = \"diagonal\" in the file)")
     if spec:
         path = Path(spec)
         if path.suffix.lower() == ".toml":

@@ -195,6 +195,8 @@ def check_writable(path: str | os.PathLike, directory: bool = False) -> Path:
     else:
         if p.is_dir():
             raise OutputFileError(f"cannot write the SVG file {str(p)!r}: it is a directory")
+        if p.suffix.lower() != ".svg":
+            raise OutputFileError(f"the picture file {str(p)!r} must end in .svg (it is written as SVG)")
         folder = p.parent if str(p.parent) else Path(".")
         if not folder.is_dir():
             raise OutputFileError(f"cannot write the SVG file {str(p)!r}: no directory {str(folder)!r}")
