@@ -117,3 +117,14 @@ def test_second_trial_findings(capsys, tmp_path):
     assert code == 2 and "['d4', 'd4']" in err
     code, _, err = run(capsys, "solve", "rect1x1")
     assert code == 2 and "the start has no pegs" in err
+
+
+def test_ctrl_c_before_the_core_is_an_interrupted_answer(monkeypatch):
+    # Ctrl-C while proofs run (Python, before the core's loop) gives the same answer as in the core.
+    import pegsolver.solver as solver_module
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(solver_module, "impossibility", interrupted)
+    sol = pegsolver.solve("english")
+    assert not sol.solved and sol.reason == "interrupted" and "Ctrl-C" in sol.explanation

@@ -34,6 +34,7 @@ cdef struct Beam:
     int64_t* select      # scratch for the cut
     uint64_t bytes       # memory held now
     uint64_t peak        # most memory held at once
+    uint64_t kept        # positions kept over all levels
     uint64_t budget
     int cut              # some level lost positions to the width
 
@@ -325,7 +326,7 @@ cdef int beam(Ctx* c, Beam* b, bits_t start, uint64_t width) noexcept nogil:
         if b.nlevels == depth:
             return 0
         n = cut_to_width(b, nkids, width)
-        c.table.count += n
+        b.kept += n
         if n == 0:
             return 0
         if keep_level(b, n) != 0:

@@ -413,7 +413,6 @@ cdef class Work:
     cdef public uint64_t children   # jumps played (children generated, before merging)
     cdef uint64_t games_lo
     cdef uint64_t games_hi
-    cdef public bint stop       # set by another thread: end the expansion early
     cdef public bint overflow   # the games count passed 2**128
 
     @property
@@ -492,7 +491,7 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, stages, int part
     """Stage the children of parents[lo:hi] (a compact level), each keyed canonically, in
     ``stages[part]`` where part is the top ``part_bits`` bits of its hash
     (``len(stages) == 2**part_bits``). Appends to what the stages hold. Runs without the
-    GIL; returns early when ``work.stop`` is set.
+    GIL (the caller keeps each call short, so that limits and Ctrl-C are seen between calls).
 
     :raises MemoryError: a stage cannot grow.
     """
@@ -521,8 +520,6 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, stages, int part
         raise ValueError("the enumeration takes at most 65 symmetries")
     with nogil:
         for i in range(lo, min(hi, parents.n)):
-            if (i & 4095) == 0 and work.stop:
-                break
             if parents.counted:
                 pegs = parents.slots[i].key
                 clo = parents.slots[i].lo

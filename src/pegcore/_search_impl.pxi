@@ -525,7 +525,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             "nodes": c.nodes,
             "dead_ends": c.dead_ends,
             "table_hits": c.table_hits,
-            "table_entries": c.table.count,
+            "table_entries": bm.kept if strategy == STRATEGY_BEAM else c.table.count,
             "table_bytes": bm.peak if strategy == STRATEGY_BEAM else
                            (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
             "table_replaced": c.table.replaced,

@@ -263,6 +263,20 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal.check(shape, board.pegs_mask)
     if backward and goal.finish is None:
         raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
+    try:
+        return _search(board, goal, strategy, limit, backend, proofs, order, backward, beam_width)
+    except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
+        stats = Stats(strategy=strategy, backend=backend, symmetries=1, tests=0, nodes=0, dead_ends=0,
+                      table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
+                      direction="backward" if backward else "forward")
+        return Solution(board.with_pegs(board.pegs_mask), goal, False, "interrupted", [], stats,
+                        STOP_EXPLANATIONS["interrupted"])
+
+
+def _search(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
+            order: str | None, backward: bool, beam_width: int) -> Solution:
+    # solve() once its arguments are checked and the goal resolved.
+    shape = board.shape
     proof = impossibility(board, goal) if proofs else None
     if backward and not proof:  # a proof is stated for the problem as asked, not its dual
         return _solve_backward(board, goal, strategy, limit, backend, proofs, order, beam_width)

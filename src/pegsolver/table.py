@@ -104,11 +104,8 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
             entry = _known(shape, done, v, f)
             if entry is None:
                 t0 = time.perf_counter()
-                try:
-                    sol, nodes = _settle(board.with_pegs(full & ~(1 << v)), Goal.at(f), seconds_per_problem)
-                    entry = Entry(v, f, sol.reason, sol.jumps, nodes, time.perf_counter() - t0)
-                except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, set-up)
-                    entry = Entry(v, f, "interrupted", [], 0, time.perf_counter() - t0)
+                sol, nodes = _settle(board.with_pegs(full & ~(1 << v)), Goal.at(f), seconds_per_problem)
+                entry = Entry(v, f, sol.reason, sol.jumps, nodes, time.perf_counter() - t0)
             if entry.reason == "solved":
                 _replay(board, v, f, entry.jumps)
             done[(v, f)] = entry
