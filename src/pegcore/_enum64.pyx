@@ -26,6 +26,12 @@ cdef int MIN_LOG2 = 10
 
 
 cdef enum:
+    MAX_PARTS = 64
+    REGION_BITS = 6       # each partition's children are staged in 64 groups by slot region (8, 10: slower)
+    REGIONS = 1 << REGION_BITS
+
+
+cdef enum:
     HUGE_PAGE = 2 << 20
     MAPPED = 4 << 20      # allocations from this size up are mappings of their own
 
@@ -166,11 +172,15 @@ cdef class Level:
     cdef public uint64_t budget
     cdef public bint overflow   # a count passed 2**128
     cdef int part_bits          # top hash bits that chose this table's partition
+    # positions per region (the next REGION_BITS hash bits): children are inserted a
+    # region at a time, so each region must stay at most half full on its own
+    cdef uint64_t region_n[REGIONS]
 
     def __cinit__(self, bint counted, uint64_t budget, uint64_t expect=0, int part_bits=0):
         self.counted = counted
         self.budget = budget
         self.part_bits = part_bits
+        memset(self.region_n, 0, sizeof(self.region_n))
         self.log2 = MIN_LOG2
         while (<uint64_t>1 << self.log2) < 2 * expect:
             self.log2 += 1
@@ -251,9 +261,10 @@ cdef class Level:
         return (int(top) << 128) | as_int(lo, hi)
 
     def clear(self, uint64_t expect=0):
-        """Empty the table for reuse, with room for ``expect`` positions at half load:
-        it keeps its memory unless that is far more than needed (clearing a table
-        costs a pass over all of it)."""
+        """Empty the table for reuse, sized for ``expect`` positions at half load: it keeps
+        its memory when that is about right, else takes a table of the right size (one
+        too small would grow while a region's children go in, and a region inserted
+        into a table much smaller than its share piles up in one long probe run)."""
         cdef int log2 = MIN_LOG2
         cdef size_t nbytes
         cdef void* p
@@ -261,27 +272,27 @@ cdef class Level:
             raise ValueError("only a table can be cleared")
         while (<uint64_t>1 << log2) < 2 * expect:
             log2 += 1
-        if log2 + 2 <= self.log2:
+        self.n = 0
+        self.overflow = False
+        memset(self.region_n, 0, sizeof(self.region_n))
+        if log2 + 2 <= self.log2 or log2 > self.log2:
             nbytes = (<size_t>1 << log2) * self.slot_bytes()
-            p = zeroed(nbytes)
-            if p != NULL:
-                release(self.slots, self.mem_bytes)
-                release(self.keys, self.mem_bytes)
-                self.slots = <Slot*>p if self.counted else NULL
-                self.keys = NULL if self.counted else <bits_t*>p
-                self.mem_bytes = nbytes
-                self.size = <uint64_t>1 << log2
-                self.log2 = log2
-                self.n = 0
-                self.overflow = False
-                return
+            if nbytes <= self.budget:
+                p = zeroed(nbytes)
+                if p != NULL:
+                    release(self.slots, self.mem_bytes)
+                    release(self.keys, self.mem_bytes)
+                    self.slots = <Slot*>p if self.counted else NULL
+                    self.keys = NULL if self.counted else <bits_t*>p
+                    self.mem_bytes = nbytes
+                    self.size = <uint64_t>1 << log2
+                    self.log2 = log2
+                    return
         with nogil:
             if self.counted:
                 memset(self.slots, 0, self.size * sizeof(Slot))
             else:
                 memset(self.keys, 0, self.size * sizeof(bits_t))
-        self.n = 0
-        self.overflow = False
 
 
 def pack(tables, bint counted, uint64_t budget):
@@ -426,10 +437,6 @@ cdef packed struct Entry:
     uint32_t parent
 
 
-cdef enum:
-    MAX_PARTS = 64
-    REGION_BITS = 6       # each partition's children are staged in 64 groups by slot region (8, 10: slower)
-    REGIONS = 1 << REGION_BITS
 
 
 cdef class Stage:
@@ -576,21 +583,31 @@ def insert(Level out, stages, Level parents):
     if out.compact:
         raise ValueError("insert fills a table")
     sts = list(stages)
+    cdef uint64_t before
     for r in range(REGIONS):
         for st in sts:
             a = st.buf[r]
             n = st.n_in[r]
             with nogil:
                 for i in range(n):
+                    # keep this region at most half full (its share of the slots)
+                    while 2 * REGIONS * (out.region_n[r] + 1) > out.size:
+                        if level_grow(out) != 0:
+                            ok = 0
+                            break
+                    if not ok:
+                        break
                     if i + 8 < n:
                         prefetch_slot(out, hash_bits(a[i + 8].key))
                     par = a[i].parent
                     if parents.counted:
                         lo = parents.slots[par].lo
                         hi = parents.slots[par].hi
+                    before = out.n
                     if level_add(out, a[i].key, hash_bits(a[i].key), lo, hi) != 0:
                         ok = 0
                         break
+                    out.region_n[r] += out.n - before
             st.n_in[r] = 0
             if not ok:
                 return False
