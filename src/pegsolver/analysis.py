@@ -404,9 +404,9 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
         raise BoardTooLargeError(
             f"board {shape.name!r} from vacancy {' '.join(hole_name(shape, h) for h in board.vacancies()) or 'none'} "
             f"may need up to {need / 2**30:,.1f} GiB to enumerate "
-            f"(positions of the start's class per peg count, divided by the {len(group)} symmetries kept, "
-            f"24 bytes each, "
-            f"in a table at most half full), over the budget of {budget / 2**30:,.1f} GiB; "
+            f"(positions of the start's class per peg count, divided by the symmetries kept "
+            f"({len(group)}), in tables, packed levels and staged children), "
+            f"over the budget of {budget / 2**30:,.1f} GiB; "
             f"pass force=True (--force) to try anyway: the run stops cleanly at the budget")
     run = _Run(shape, group, threads, budget, t0 + seconds if seconds else None)
     result = Analysis(board.with_pegs(start), finish, len(group), threads)
