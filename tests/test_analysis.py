@@ -186,7 +186,7 @@ def test_cli_count(capsys):
 
 def test_cli_count_ctrl_c():
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", "french", "--force", "--memory-gb", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", "french", "--force", "--memory-gb", "8"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(3)
     proc.send_signal(signal.SIGINT)

@@ -35,9 +35,11 @@ from .solver import resolve_board
 MAX_ENUM_HOLES = 64
 MAX_THREADS = 64                 # partitions of a level (the core's limit)
 MAX_MEMORY_BYTES = 1 << 50       # 1 PiB: past any machine here
-SLOT_BYTES = 24          # a counted position in a level's table: key + 128-bit count
+SLOT_BYTES = 16          # a counted position in a level's table: key + low count word
+WIDE_SLOT_BYTES = 24     # with its high count word (counts past 2**64)
 KEY_BYTES = 8            # a position kept for the caller or for the winning positions
-STAGE_CAP = 256 << 20    # staged children (all threads) before they are merged
+STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
+MIN_STAGE = 1 << 20      # a thread's stage at least
 REGION_BYTES = 1024 << 10  # a table is merged a region at a time: about this much, to stay in cache
 MAX_BUCKETS = 4096       # partitions x regions (the core's limit)
 STOP_REASONS = ("memory limit", "time limit", "interrupted")
@@ -45,11 +47,18 @@ CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
 
 
 def _enum():
+    # The BMI2 build where the processor has it (x86-64 since 2013), else the portable one.
     try:
         from pegcore import _enum64
     except ImportError as e:
         raise CoreMissingError(f"pegsolver's compiled enumeration (pegcore._enum64) is not built: "
                                f"install with `pip install .` ({e})") from e
+    if _enum64.cpu_has_bmi2() and os.environ.get("PEGSOLVER_PORTABLE") != "1":
+        try:
+            from pegcore import _enum64_bmi2
+            return _enum64_bmi2
+        except ImportError:  # built elsewhere than x86-64
+            pass
     return _enum64
 
 
@@ -214,7 +223,7 @@ def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bo
     bounds = [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
 
     def level_need(k):
-        return 6 * SLOT_BYTES * (bounds[k] + bounds[k - 1]) + stage_cap
+        return 6 * WIDE_SLOT_BYTES * (bounds[k] + bounds[k - 1]) + stage_cap
     worst = max(level_need(k) for k in range(1, n)) if n > 1 else 0
     return worst + (KEY_BYTES * sum(bounds) if keep_positions else 0)
 
@@ -262,7 +271,7 @@ class _Run:
         self.budget = budget
         self.deadline = deadline
         # staged children may take a quarter of the budget, up to STAGE_CAP
-        stage_bytes = max(min(budget // 4, STAGE_CAP) // threads, 1 << 20)
+        stage_bytes = max(min(budget // 4, STAGE_CAP) // threads, MIN_STAGE)
         self.stages = [E.Stage(stage_bytes) for _ in range(threads)]
         self.held = sum(st.nbytes for st in self.stages)  # bytes held outside the level tables
         self.peak = 0
@@ -397,6 +406,7 @@ class _Total:
     def __init__(self, works):
         self.dead_ends = sum(w.dead_ends for w in works)
         self.games = sum(w.games for w in works)
+        self.sequences = sum(w.sequences for w in works)
 
 
 def analyse(board: Board, finish: int | None = None, reduced: bool = True, threads: int | None = None,
@@ -461,7 +471,7 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
             f"board {shape.name!r} from vacancy {' '.join(hole_name(shape, h) for h in board.vacancies()) or 'none'} "
             f"may need up to {need / 2**30:,.1f} GiB to enumerate "
             f"(positions of the start's class per peg count, divided by the symmetries kept "
-            f"({len(group)}), in tables, packed levels and staged children), "
+            f"({len(group)}), in the tables of two levels and the staged children), "
             f"over the budget of {budget / 2**30:,.1f} GiB; "
             f"pass force=True (--force) to try anyway: the run stops cleanly at the budget")
     run = _Run(shape, group, threads, budget, t0 + seconds if seconds else None)
@@ -477,7 +487,8 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
                     result.games += work.games
                 if level.n == 0:
                     break
-                sequences.append(level.total_count())
+                # the next level's total is what its parents passed on (no pass over its table)
+                sequences.append(level.total_count() if work is None else work.sequences)
                 if keep_positions:
                     keys.append(_kept(run, level))
                 result.levels.append(Level(k, start.bit_count() - k, level.n, 0, sequences[-1]))

@@ -1,0 +1,116 @@
+"""The enumeration core's parts, checked one by one against plain Python: the legal-jump
+sets (both builds), counts past 2**64 (the wide path), and a level built through many
+small stage flushes."""
+import importlib
+import random
+
+import numpy as np
+import pytest
+
+import pegsolver.analysis as A
+from pegsolver import find_variant
+from pegsolver.analysis import analyse
+
+
+def builds():
+    """Every build of the core this machine can load (portable first)."""
+    out = [importlib.import_module("pegcore._enum64")]
+    if out[0].cpu_has_bmi2():
+        try:
+            out.append(importlib.import_module("pegcore._enum64_bmi2"))
+        except ImportError:
+            pass
+    return out
+
+
+def moves(E, name):
+    board = find_variant(name).board()
+    shape = board.shape
+    group = A._group(shape, [board.pegs_mask], True)
+    perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
+    jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+    return board, E.Moves(jumps, perms, shape.size), group
+
+
+@pytest.mark.parametrize("E", builds(), ids=lambda E: E.__name__)
+@pytest.mark.parametrize("name", ["english", "english-diagonal", "triangle6", "french", "wiegleb"])
+def test_legal_jump_sets_match_the_jump_list(E, name):
+    shape = find_variant(name).board().shape
+    _, mv, _ = moves(E, name)
+    rng = random.Random(7)
+    for _ in range(500):
+        pegs = rng.getrandbits(shape.size)
+        expected = sorted(j for j, (a, o, t) in enumerate(shape.jumps)
+                          if pegs >> a & 1 and pegs >> o & 1 and not pegs >> t & 1)
+        assert mv.legal(pegs) == expected
+        assert mv.legal(pegs, portable=True) == expected
+
+
+def test_the_fast_build_is_the_one_loaded_where_it_runs():
+    E = A._enum()
+    assert E.FAST_JUMPS == (E.__name__.endswith("_bmi2"))
+    if builds()[-1].__name__.endswith("_bmi2"):
+        assert E.FAST_JUMPS
+
+
+def canonical(group, shape, pegs):
+    return min(shape.map_mask(p, pegs) for p in group)
+
+
+@pytest.mark.parametrize("E", builds(), ids=lambda E: E.__name__)
+def test_counts_past_2_64_are_carried_and_kept_wide(E):
+    # The English start has four jumps into the centre, all one class: a start count
+    # of 2**63 makes a child of count 2**65 (a carry), whose children need wide entries.
+    board, mv, group = moves(E, "english")
+    shape = board.shape
+    start = board.pegs_mask
+    parent = E.Level(True, 1 << 30, 16)
+    parent.add(mv.canonical(start), 2 ** 63)
+    st = E.Stage(1 << 20)
+    st.reset(0, 2)
+    work = E.Work()
+    assert E.generate(mv, parent, 0, parent.slots_used, st, work) == parent.slots_used
+    child = E.Level(True, 1 << 30, 16)
+    assert E.insert(child, [st], 0)
+    lo, hi = child.counts_arrays()
+    assert child.n == 1 and child.wide
+    assert int(lo[0]) + (int(hi[0]) << 64) == 4 * 2 ** 63 == child.total_count() == work.sequences
+
+    with pytest.raises(ValueError, match="3 words"):
+        E.generate(mv, child, 0, child.slots_used, st, E.Work())
+    st.reset(0, 3)
+    work = E.Work()
+    E.generate(mv, child, 0, child.slots_used, st, work)
+    grand = E.Level(True, 1 << 30, 16)
+    assert E.insert(grand, [st], 0)
+    # plain Python: every jump of the child, keyed by its smallest image
+    (key,) = [int(k) for k in child.keys_array()]
+    expected = {}
+    for a, o, t in shape.jumps:
+        if key >> a & 1 and key >> o & 1 and not key >> t & 1:
+            c = canonical(group, shape, key ^ (1 << a | 1 << o | 1 << t))
+            expected[c] = expected.get(c, 0) + 2 ** 65
+    lo, hi = grand.counts_arrays()
+    got = {int(k): int(a) + (int(b) << 64) for k, a, b in zip(grand.keys_array(), lo, hi)}
+    assert got == expected
+    assert work.sequences == sum(expected.values()) == grand.total_count()
+
+
+def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):
+    # Stages of 128 blocks: each level's children are merged in many rounds.
+    whole = analyse("triangle7", keep_positions=False, threads=1)
+    monkeypatch.setattr(A, "STAGE_CAP", 512 << 10)
+    monkeypatch.setattr(A, "MIN_STAGE", 512 << 10)
+    small = analyse("triangle7", keep_positions=False, threads=2)
+    assert small.stopped is None
+    assert [lv.positions for lv in small.levels] == [lv.positions for lv in whole.levels]
+    assert [lv.sequences for lv in small.levels] == [lv.sequences for lv in whole.levels]
+    assert small.games == whole.games and small.total > 50_000
+
+
+def test_the_portable_build_gives_the_published_english_figures(monkeypatch):
+    E = builds()[0]
+    monkeypatch.setattr(A, "_enum", lambda: E)
+    a = analyse("english", keep_positions=False, threads=2)
+    assert a.total == 23_475_688
+    assert a.finishes[find_variant("english").board().shape.coords.index((3, 3))] == 40_861_647_040_079_968
