@@ -136,10 +136,10 @@ cdef inline size_t mapped_size(size_t nbytes) noexcept nogil:
 cdef void* zeroed(size_t nbytes) noexcept nogil:
     # Zeroed memory. Large blocks are fresh mappings (already zero) on huge pages:
     # random probes into hundreds of megabytes otherwise spend much of their time on
-    # TLB misses. One write per huge page maps it at once (a read first would map the
-    # shared zero page, and the first write would then copy it).
+    # TLB misses. Pages are mapped when first touched, so an arena pays only for what
+    # it uses.
     cdef void* p
-    cdef size_t i, n
+    cdef size_t n
     if nbytes < MAPPED:
         n = max(nbytes, 64)
         if posix_memalign(&p, 64, n) != 0:  # whole cache lines
@@ -151,10 +151,6 @@ cdef void* zeroed(size_t nbytes) noexcept nogil:
     if p == MAP_FAILED:
         return NULL
     madvise(p, n, MADV_HUGEPAGE)  # advice only: ignored where unsupported
-    i = 0
-    while i < n:
-        (<char*>p)[i] = 0
-        i += HUGE_PAGE
     return p
 
 
