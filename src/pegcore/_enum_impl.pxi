@@ -114,8 +114,8 @@ cdef extern from "<sys/mman.h>" nogil:
 ctypedef uint64_t bits_t
 
 MAX_HOLES = 64
-MAX_BUCKETS = 4096        # partitions x regions staged by one thread
-BLOCK_BYTES = 4096        # a stage's unit of allocation
+MAX_BUCKETS = 4096        # partitions x regions a stage takes (BUCKETS)
+BLOCK_BYTES = 4096        # a stage's unit of allocation (8 * BLOCK_WORDS)
 MIN_SLOTS = 1024
 
 
@@ -858,14 +858,15 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
             seq2 += phi < c
             seq1 += phi
             seq2 += seq1 < phi
-            if not moved:
+            if not moved:  # a dead end: its sequences are complete games
                 dead += 1
                 s = games_lo + clo
-                carry = chi + (s < clo)
-                if games_hi + carry < carry:
-                    over = 1
-                games_hi += carry
+                carry = s < clo
                 games_lo = s
+                s = games_hi + chi
+                over = over or s < chi
+                games_hi = s + carry
+                over = over or games_hi < carry
             i += 1
     work.tests += nodes * njumps
     work.nodes += nodes

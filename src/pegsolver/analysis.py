@@ -41,7 +41,6 @@ KEY_BYTES = 8            # a position kept for the caller or for the winning pos
 STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
 MIN_STAGE = 1 << 20      # a thread's stage at least
 REGION_BYTES = 2048 << 10  # a table is merged a region at a time: about an L2 cache (1 and 4 MiB: slower)
-MAX_BUCKETS = 4096       # partitions x regions (the core's limit)
 STOP_REASONS = ("memory limit", "time limit", "interrupted")
 CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
 
@@ -292,7 +291,7 @@ class _Run:
     def region_bits(self, expect: int, counted: bool) -> int:
         # regions of about REGION_BYTES, as many as the stages' buckets allow
         table = 2 * expect * (SLOT_BYTES if counted else KEY_BYTES)
-        most = min(MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
+        most = min(self.E.MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
         return max(0, min(most, (max(table // REGION_BYTES, 1) - 1).bit_length()))
 
     def levels(self, start: int, counted: bool, depth: int):
