@@ -10,14 +10,14 @@
 # in a piece of the table small enough for the cache. A child carries its parent's
 # count, so the merge reads nothing but its bucket and its region.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 import numpy as np
 
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     """
@@ -155,9 +155,9 @@ cdef void* zeroed(size_t nbytes) noexcept nogil:
 
 
 cdef void* regrow(void* p, size_t old_bytes, size_t nbytes) noexcept nogil:
-    # A larger block with the old one's pages (their contents are stale: clear them).
-    # A mapping is extended in place or moved, so only the added pages are new to the
-    # process: fresh pages cost the kernel a clearing pass each.
+    # A larger block with the old one's contents (the rest zero); NULL when refused,
+    # leaving p as it was. A mapping is extended in place or moved, so only the added
+    # pages are new to the process: fresh pages cost the kernel a clearing pass each.
     cdef void* q
     cdef size_t n = mapped_size(nbytes)
     if p != NULL and old_bytes >= MAPPED and nbytes >= MAPPED:
@@ -167,7 +167,8 @@ cdef void* regrow(void* p, size_t old_bytes, size_t nbytes) noexcept nogil:
         madvise(q, n, MADV_HUGEPAGE)
         return q
     q = zeroed(nbytes)
-    if q != NULL:
+    if q != NULL and p != NULL:
+        memcpy(q, p, min(old_bytes, nbytes))
         release(p, old_bytes)
     return q
 
@@ -658,9 +659,9 @@ cdef class Stage:
     """Children staged by one thread, in buckets: a bucket is a partition of the next level
     and a region of that partition's table (the top bits of the child's hash). A child
     is 1 word (its key, uncounted levels), 2 (key, count) or 3 (key, 128-bit count).
-    Buckets are chains of BLOCK_BYTES blocks taken from one arena of ``nbytes``,
-    allocated once; generation stops when the arena is nearly full, and the caller
-    merges and resets the stage.
+    Buckets are chains of BLOCK_BYTES blocks taken from one arena of ``nbytes``, kept
+    across levels; generation stops when the arena is nearly full, and the caller grows
+    it or merges and resets the stage.
     """
     cdef uint64_t* arena
     cdef size_t mem_bytes
@@ -689,6 +690,35 @@ cdef class Stage:
     def __dealloc__(self):
         release(self.arena, self.mem_bytes)
         free(self.next_block)
+
+    def grow(self, size_t nbytes):
+        """Enlarge the arena to ``nbytes``, keeping what is staged.
+
+        :returns: False when memory is refused (the stage is unchanged).
+        """
+        cdef int32_t blocks = <int32_t>min(nbytes // (BLOCK_WORDS * 8), 0x7FFFFFFF)
+        cdef size_t new_bytes = <size_t>blocks * BLOCK_WORDS * 8
+        cdef uint64_t* old = self.arena
+        cdef uint64_t* p
+        cdef void* q
+        cdef int b
+        if blocks <= self.nblocks:
+            return True
+        q = realloc(self.next_block, blocks * sizeof(int32_t))
+        if q == NULL:
+            return False
+        self.next_block = <int32_t*>q
+        p = <uint64_t*>regrow(self.arena, self.mem_bytes, new_bytes)
+        if p == NULL:
+            return False
+        self.arena = p
+        self.mem_bytes = new_bytes
+        self.nblocks = blocks
+        for b in range(1 << self.bucket_bits):  # the write positions move with the arena
+            if self.wpos[b] != NULL:
+                self.wpos[b] = p + (self.wpos[b] - old)
+                self.wend[b] = p + (self.wend[b] - old)
+        return True
 
     @property
     def nbytes(self):

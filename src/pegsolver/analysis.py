@@ -38,6 +38,7 @@ MAX_MEMORY_BYTES = 1 << 50       # 1 PiB: past any machine here
 SLOT_BYTES = 16          # a counted position in a level's table: key + low count word
 WIDE_SLOT_BYTES = 24     # with its high count word (counts past 2**64)
 KEY_BYTES = 8            # a position kept for the caller or for the winning positions
+WIDE_ENTRY_BYTES = 24    # a staged child: key and count (16 bytes while counts fit 64 bits)
 STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
 MIN_STAGE = 1 << 20      # a thread's stage at least
 REGION_BYTES = 2048 << 10  # a table is merged a region at a time: about an L2 cache (1 and 4 MiB: slower)
@@ -210,21 +211,29 @@ def level_bound(shape: Shape, start: int, pegs: int) -> int:
     return ways.get((pegs, position_class(shape, start)), 0)
 
 
+def _bounds(shape: Shape, start: int, symmetries: int) -> list[int]:
+    # level k: the positions of the start's class with k pegs fewer, divided by the symmetries
+    n = start.bit_count()
+    return [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
+
+
+def _stage_bytes(shape: Shape, bounds: list[int], stage_cap: int) -> int:
+    # all the children a level can have (one per jump of each position), up to stage_cap
+    return min(stage_cap, WIDE_ENTRY_BYTES * len(shape.jumps) * max(bounds))
+
+
 def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bool,
                    stage_cap: int = STAGE_CAP, threads: int = 1) -> int:
     """Bytes the run may need at most, from :func:`level_bound` divided by the symmetry
-    group, at the worst level: the tables of the level under construction and of its
-    parent level (each sized for its level at half load, kept up to twice that when
-    reused, and doubled, the old table living on while copied, when a level outgrows
-    it: at most 6 slots of 24 bytes a position), the children staged (``stage_cap``)
-    and every level's positions when they are kept."""
-    n = start.bit_count()
-    bounds = [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
-
-    def level_need(k):
-        return 6 * WIDE_SLOT_BYTES * (bounds[k] + bounds[k - 1]) + stage_cap
-    worst = max(level_need(k) for k in range(1, n)) if n > 1 else 0
-    return worst + (KEY_BYTES * sum(bounds) if keep_positions else 0)
+    group: two sets of tables (the level being built and the level before; a table
+    keeps the memory of the largest level it held), each at most 6 slots of 24 bytes
+    a position of the largest level (sized for half load, doubled when a level
+    outgrows it, the old table living on while copied), the children staged (all a
+    level can have, at most ``stage_cap``), and every level's positions when kept.
+    ``threads`` does not change the bound (the stages share ``stage_cap``)."""
+    bounds = _bounds(shape, start, symmetries)
+    tables = 2 * 6 * WIDE_SLOT_BYTES * max(bounds)
+    return tables + _stage_bytes(shape, bounds, stage_cap) + (KEY_BYTES * sum(bounds) if keep_positions else 0)
 
 
 def _group(shape: Shape, masks: list[int], reduced: bool) -> list[tuple[int, ...]]:
@@ -258,7 +267,7 @@ class _Run:
     Two sets of tables take turns: the level being expanded and the level being built;
     the set of level k-1 is cleared and reused for level k+1."""
 
-    def __init__(self, shape: Shape, group, threads: int, budget: int, deadline: float | None):
+    def __init__(self, shape: Shape, group, threads: int, budget: int, deadline: float | None, stage_bytes: int):
         E = _enum()
         self.E = E
         self.shape = shape
@@ -269,10 +278,11 @@ class _Run:
         self.part_bits = threads.bit_length() - 1
         self.budget = budget
         self.deadline = deadline
-        # staged children may take a quarter of the budget, up to STAGE_CAP
-        stage_bytes = max(min(budget // 4, STAGE_CAP) // threads, MIN_STAGE)
-        self.stages = [E.Stage(stage_bytes) for _ in range(threads)]
-        self.held = sum(st.nbytes for st in self.stages)  # bytes held outside the level tables
+        # stages start small and grow, up to their share of stage_bytes, as levels need
+        self.stage_cap = max(stage_bytes // threads, MIN_STAGE)
+        self.stages = [E.Stage(MIN_STAGE) for _ in range(threads)]
+        self.per_parent = 4.0   # children per position in the last expansion
+        self.held = 0           # bytes of the levels kept
         self.peak = 0
         self.tables = []        # every table alive (both sets)
 
@@ -280,13 +290,24 @@ class _Run:
         return self.moves.canonical(mask)
 
     def room(self) -> int:
-        room = self.budget - self.held - sum(t.nbytes for t in self.tables)
+        room = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
         if room <= 0:
             raise _Stop("memory limit", f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
         return room
 
     def note(self) -> None:
-        self.peak = max(self.peak, self.held + sum(t.nbytes for t in self.tables))
+        self.peak = max(self.peak, self.held + self.staged() + sum(t.nbytes for t in self.tables))
+
+    def staged(self) -> int:
+        return sum(st.nbytes for st in self.stages)
+
+    def grow_stage(self, st, nbytes: int) -> bool:
+        # Enlarge a stage towards nbytes, within its cap and the budget.
+        nbytes = min(nbytes, self.stage_cap)
+        if nbytes <= st.nbytes or nbytes - st.nbytes > self.room() or not st.grow(nbytes):
+            return False
+        self.note()
+        return True
 
     def region_bits(self, expect: int, counted: bool) -> int:
         # regions of about REGION_BYTES, as many as the stages' buckets allow
@@ -314,15 +335,19 @@ class _Run:
                     works = [E.Work() for _ in range(P)]
                     # the next level is about as large as this one times the last growth
                     expect = int(sum(t.n for t in cur) * max(1.0, growth)) // P
+                    words = 1 if not counted else 3 if any(t.wide for t in cur) else 2
+                    children = sum(t.n for t in cur) * self.per_parent
+                    for st in self.stages:  # room for the level's children, if the cap allows
+                        self.grow_stage(st, int(8 * words * children * 1.2) // P)
                     rb = self.region_bits(expect, counted)
                     spare = self._clear(spare, counted, expect, rb)
-                    words = 1 if not counted else 3 if any(t.wide for t in cur) else 2
                     for st in self.stages:
                         st.reset(self.part_bits + rb, words)
                     self._expand(cur, spare, works, pool)
                     if any(t.overflow for t in spare) or any(w.overflow for w in works):
                         raise PegsolverError("a solution count passed 2**128; the board is too large to count")
                     growth = sum(t.n for t in spare) / max(sum(t.n for t in cur), 1)
+                    self.per_parent = max(sum(w.children for w in works) / max(sum(w.nodes for w in works), 1), 1.0)
                     cur, spare = spare, cur
                     level = _LevelSet(cur)
                     yield k, level, _Total(works)
@@ -372,7 +397,8 @@ class _Run:
                                              works[t]) for t in todo])
             full = False
             for t, r in zip(todo, reached):
-                full = full or r < his[t]
+                if r < his[t] and not self.grow_stage(self.stages[t], 2 * self.stages[t].nbytes):
+                    full = True   # the stage is at its cap: merge what is staged
                 pos[t] = r
             done = all(pos[t] >= ends[t] for t in range(P))
             if full or done:
@@ -464,7 +490,9 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     t0 = time.monotonic()
     masks = [start] if finish is None else [start, 1 << finish]
     group = _group(shape, masks, reduced)
-    need = estimate_bytes(shape, start, len(group), keep_positions, min(budget // 4, 256 << 20), threads)
+    # staged children may take a quarter of the budget, up to STAGE_CAP
+    stage_cap = min(budget // 4, STAGE_CAP)
+    need = estimate_bytes(shape, start, len(group), keep_positions, stage_cap, threads)
     if need > budget and not force:
         raise BoardTooLargeError(
             f"board {shape.name!r} from vacancy {' '.join(hole_name(shape, h) for h in board.vacancies()) or 'none'} "
@@ -473,7 +501,8 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
             f"({len(group)}), in the tables of two levels and the staged children), "
             f"over the budget of {budget / 2**30:,.1f} GiB; "
             f"pass force=True (--force) to try anyway: the run stops cleanly at the budget")
-    run = _Run(shape, group, threads, budget, t0 + seconds if seconds else None)
+    run = _Run(shape, group, threads, budget, t0 + seconds if seconds else None,
+               _stage_bytes(shape, _bounds(shape, start, len(group)), stage_cap))
     result = Analysis(board.with_pegs(start), finish, len(group), threads)
     depth = start.bit_count() - 1
     dead_ends, sequences, keys = [], [], []
