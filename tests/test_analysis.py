@@ -143,6 +143,30 @@ def test_winning_positions_match_brute_force():
     assert a.solutions == a.finishes[finish] == 51_452
 
 
+def test_winning_positions_for_every_finish_match_brute_force():
+    # including finishes in another position class than the start (no backward pass)
+    shape = find_variant("triangle5").board().shape
+    board = Board(shape, shape.full_mask & ~1)
+    levels, _ = brute_force(shape, board.pegs_mask)
+    for finish in range(shape.size):
+        @lru_cache(None)
+        def wins(p):
+            if p == 1 << finish:
+                return True
+            return any(wins(p ^ (1 << x | 1 << y | 1 << z)) for x, y, z in shape.jumps
+                       if p >> x & 1 and p >> y & 1 and not p >> z & 1)
+        a = analyse(board, finish, reduced=False)
+        expected = [{p for p in lv if wins(p)} for lv in levels]
+        assert [set(a.winning_positions(k).tolist()) for k in range(len(levels))] == expected
+        assert a.winning == sum(map(len, expected))
+        assert (a.solutions == 0) == (not expected[-1])
+
+
+def test_winning_is_none_when_positions_are_not_kept():
+    a = analyse("triangle5", finish=0, keep_positions=False)
+    assert a.winning is None and a.solutions == a.finishes[0] and sum(a.finishes.values()) == 29_760
+
+
 def test_french_is_refused_up_front_with_an_estimate():
     with pytest.raises(BoardTooLargeError, match=r"may need up to [\d.,]+ GiB .* budget"):
         analyse(find_variant("french").board())

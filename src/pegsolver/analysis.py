@@ -139,7 +139,7 @@ class Analysis:
 
     @property
     def winning(self) -> int | None:
-        if self.finish is None or self.stopped:
+        if self.finish is None or self.stopped or any(lv.winning is None for lv in self.levels):
             return None
         return sum(lv.winning or 0 for lv in self.levels)
 
@@ -527,6 +527,8 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
                 dead_ends.append(last.n)
                 result.games += sequences[-1]
                 _finishes(result, group, last)
+            # the backward pass must not hold the last forward tables outside the budget
+            level = last = None
             if finish is not None and keep_positions:
                 _meet(result, run, start, finish, keys, depth)
     except _Stop as stop:
@@ -573,9 +575,13 @@ def _finishes(result: Analysis, group, last) -> None:
 
 def _meet(result: Analysis, run: _Run, start: int, finish: int, keys, depth: int) -> None:
     # Backward levels: forward from the complement of the finish (complement duality).
+    # A finish in another position class than the start has no winning position at all.
     full = run.shape.full_mask
     dual = full & ~(1 << finish)
-    if dual == start and len(keys) == depth + 1:
+    shape = run.shape
+    if has_classes(shape) and position_class(shape, start) != position_class(shape, 1 << finish):
+        back = []
+    elif dual == start and len(keys) == depth + 1:
         back = keys
     else:
         back = []
