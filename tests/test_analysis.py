@@ -185,11 +185,18 @@ def test_memory_and_time_limits_stop_cleanly():
     (dict(threads=3), "power of two"), (dict(threads=0), "power of two"),
     (dict(memory_bytes=10), "from 1 MiB"), (dict(memory_bytes=1 << 70), "from 1 MiB"),
     (dict(threads=128), "power of two"), (dict(seconds=-1), "time limit"),
-    (dict(finish=99), "finish must be a hole"),
+    (dict(finish=99), "finish must be a hole"), (dict(finish=True), "finish must be a hole"),
 ])
 def test_bad_arguments(kwargs, match):
     with pytest.raises((PegsolverError, GoalError), match=match):
         analyse(find_variant("english").board(), **kwargs)
+
+
+def test_finish_as_a_numpy_integer_and_table_time_limit_checked():
+    a = analyse("triangle5", finish=np.int64(0), keep_positions=False)
+    assert a.finish == 0 and sum(a.finishes.values()) == 29_760
+    with pytest.raises(PegsolverError, match="time limit"):
+        solution_table("triangle5", seconds=-1)
 
 
 def test_boards_over_64_holes_are_refused():

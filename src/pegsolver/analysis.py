@@ -16,6 +16,7 @@ durangobill.com/Peg33.html); triangle 5: 29,760 solutions from a corner vacancy.
 from __future__ import annotations
 
 import math
+import operator
 import os
 import signal
 import threading
@@ -468,13 +469,16 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     shape = board.shape
     if isinstance(finish, str):
         finish = parse_hole(shape, finish)
+    elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):
+        finish = operator.index(finish)  # numpy integers too
     if shape.size > MAX_ENUM_HOLES:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
                                  f"{MAX_ENUM_HOLES}")
     start = board.pegs_mask
     if start == 0:
         raise GoalError("the start has no pegs")
-    if finish is not None and not (isinstance(finish, int) and 0 <= finish < shape.size):
+    if finish is not None and not (isinstance(finish, int) and not isinstance(finish, bool)
+                                   and 0 <= finish < shape.size):
         raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
     threads = default_threads() if threads is None else threads
     if (isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS
@@ -484,9 +488,7 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     if isinstance(budget, bool) or not isinstance(budget, int) or not (1 << 20) <= budget <= MAX_MEMORY_BYTES:
         raise PegsolverError(f"memory budget must be a whole number of bytes from 1 MiB to 1 PiB, "
                              f"not {memory_bytes!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not 0 < seconds < math.inf):
-        raise PegsolverError(f"time limit must be a positive, finite number of seconds, not {seconds!r}")
+    _check_seconds(seconds)
     t0 = time.monotonic()
     masks = [start] if finish is None else [start, 1 << finish]
     group = _group(shape, masks, reduced)
@@ -548,6 +550,12 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     if not result.stopped:
         result.message = f"complete: {len(result.levels)} levels, {result.total:,} positions"
     return result
+
+
+def _check_seconds(seconds) -> None:
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds < math.inf):
+        raise PegsolverError(f"time limit must be a positive, finite number of seconds, not {seconds!r}")
 
 
 def _kept(run: _Run, level) -> np.ndarray:
@@ -635,10 +643,12 @@ def solution_table(shape: Shape | Board | str, threads: int | None = None, memor
         Vacancies that a symmetry maps onto one already counted are not enumerated again.
     :param progress: called as ``progress(vacancy)`` before each enumeration.
     :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C); ``reason`` says which.
+    :raises PegsolverError: a time limit that is not a positive, finite number of seconds.
     Other errors as :func:`analyse`.
     """
     if not isinstance(shape, Shape):
         shape = resolve_board(shape).shape
+    _check_seconds(seconds)
     table: dict[tuple[int, int], int] = {}
     deadline = time.monotonic() + seconds if seconds else None
     for v in range(shape.size):
@@ -650,7 +660,8 @@ def solution_table(shape: Shape | Board | str, threads: int | None = None, memor
         a = analyse(Board(shape, shape.full_mask & ~(1 << v)), threads=threads, memory_bytes=memory_bytes,
                     seconds=left, keep_positions=False, force=force)
         if a.stopped:
-            raise AnalysisStopped(f"the table stopped at vacancy {v} ({a.message}); {len(table) // shape.size} "
+            raise AnalysisStopped(f"the table stopped at vacancy {hole_name(shape, v)} ({a.message}); "
+                                  f"{len(table) // shape.size} "
                                   f"of {shape.size} vacancies were done", a.stopped)
         for p in shape.symmetries:
             if (p[v], 0) not in table:
