@@ -125,19 +125,24 @@ def test_matches_brute_force(board, threads):
     assert [lv.sequences for lv in reduced.levels] == [lv.sequences for lv in plain.levels]
 
 
-def test_winning_positions_match_brute_force():
-    shape = find_variant("triangle5").board().shape
-    board = Board(shape, shape.full_mask & ~(1 << 3))
-    finish = 3  # back to the vacancy: 51,452 solutions (durangobill.com/PegSolitaire.html)
-    a = analyse(board, finish, reduced=False)
-    levels, _ = brute_force(shape, board.pegs_mask)
-
+def reaches(shape, finish):
+    """Plain Python: whether a position can still end with one peg at ``finish``."""
     @lru_cache(None)
     def wins(p):
         if p == 1 << finish:
             return True
         return any(wins(p ^ (1 << x | 1 << y | 1 << z)) for x, y, z in shape.jumps
                    if p >> x & 1 and p >> y & 1 and not p >> z & 1)
+    return wins
+
+
+def test_winning_positions_match_brute_force():
+    shape = find_variant("triangle5").board().shape
+    board = Board(shape, shape.full_mask & ~(1 << 3))
+    finish = 3  # back to the vacancy: 51,452 solutions (durangobill.com/PegSolitaire.html)
+    a = analyse(board, finish, reduced=False)
+    levels, _ = brute_force(shape, board.pegs_mask)
+    wins = reaches(shape, finish)
     for k, lv in enumerate(levels):
         assert set(a.winning_positions(k).tolist()) == {p for p in lv if wins(p)}
     assert a.solutions == a.finishes[finish] == 51_452
@@ -149,12 +154,7 @@ def test_winning_positions_for_every_finish_match_brute_force():
     board = Board(shape, shape.full_mask & ~1)
     levels, _ = brute_force(shape, board.pegs_mask)
     for finish in range(shape.size):
-        @lru_cache(None)
-        def wins(p):
-            if p == 1 << finish:
-                return True
-            return any(wins(p ^ (1 << x | 1 << y | 1 << z)) for x, y, z in shape.jumps
-                       if p >> x & 1 and p >> y & 1 and not p >> z & 1)
+        wins = reaches(shape, finish)
         a = analyse(board, finish, reduced=False)
         expected = [{p for p in lv if wins(p)} for lv in levels]
         assert [set(a.winning_positions(k).tolist()) for k in range(len(levels))] == expected

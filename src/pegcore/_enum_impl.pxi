@@ -203,6 +203,7 @@ cdef class Moves:
     cdef int nholes
     cdef int lrow           # nsym rounded up to 8: a row of the table
     cdef bits_t* lut        # nchunks x 2**cbits x lrow: a chunk's images, a row per value
+    cdef size_t lut_bytes
     cdef bits_t* jump_img   # njumps x nsym: each jump's from|over|to mapped by each symmetry
     cdef bits_t full
     cdef int ngroups
@@ -231,12 +232,13 @@ cdef class Moves:
         steps = sorted({(jumps[i, 1] - jumps[i, 0], jumps[i, 2] - jumps[i, 1]) for i in range(self.njumps)})
         self.ngroups = len(steps)
         self.m3 = <bits_t*>malloc((self.njumps + 1) * sizeof(bits_t))
-        self.lut = <bits_t*>zeroed(((self.lrow * self.nchunks) << self.cbits) * sizeof(bits_t) + 64)
+        self.lut_bytes = ((self.lrow * self.nchunks) << self.cbits) * sizeof(bits_t)
+        self.lut = <bits_t*>zeroed(self.lut_bytes)
         self.jump_img = <bits_t*>malloc((self.nsym * self.njumps + 1) * sizeof(bits_t))
         self.g_from = <bits_t*>calloc(self.ngroups + 1, sizeof(bits_t))
         self.g_shift = <int*>calloc(4 * self.ngroups + 1, sizeof(int))
         self.g_base = <int*>calloc(self.ngroups + 1, sizeof(int))
-        self.ord_jump = <int*>calloc(self.njumps + 64, sizeof(int))
+        self.ord_jump = <int*>calloc(self.njumps + 1, sizeof(int))
         self.nwords = (self.njumps + 63) // 64
         if self.nwords + 1 > MAX_WORDS:
             raise ValueError(f"the enumeration takes at most {64 * (MAX_WORDS - 1)} jumps, not {self.njumps}")
@@ -282,16 +284,11 @@ cdef class Moves:
     def __dealloc__(self):
         free(self.jump_img)
         free(self.m3)
-        release(self.lut, ((self.lrow * self.nchunks) << self.cbits) * sizeof(bits_t) + 64)
+        release(self.lut, self.lut_bytes)
         free(self.g_from)
         free(self.g_shift)
         free(self.g_base)
         free(self.ord_jump)
-
-    @property
-    def groups(self):
-        """Number of jump groups (jumps with the same steps, tested together)."""
-        return self.ngroups
 
     def canonical(self, bits_t pegs):
         """The smallest image of ``pegs`` under the symmetries (an int)."""
@@ -728,25 +725,6 @@ cdef class Stage:
     def blocks(self):
         """Blocks in the arena."""
         return self.nblocks
-
-    @property
-    def n(self):
-        """Children staged."""
-        cdef int b
-        cdef uint64_t total = 0
-        cdef int32_t x
-        for b in range(1 << self.bucket_bits):
-            x = self.head[b]
-            while x >= 0:
-                total += self.block_entries(b, x)
-                x = self.next_block[x]
-        return total
-
-    cdef inline int block_entries(self, int b, int32_t x) noexcept nogil:
-        # children in block x of bucket b: full, unless it is the bucket's last
-        if x != self.tail[b]:
-            return self.per_block
-        return <int>(self.wpos[b] - (self.arena + <size_t>x * BLOCK_WORDS)) // self.entry_words
 
     def reset(self, int bucket_bits, int entry_words):
         """Empty the stage, for 2**bucket_bits buckets of entries of ``entry_words`` words."""

@@ -224,14 +224,14 @@ def _stage_bytes(shape: Shape, bounds: list[int], stage_cap: int) -> int:
 
 
 def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bool,
-                   stage_cap: int = STAGE_CAP, threads: int = 1) -> int:
+                   stage_cap: int = STAGE_CAP) -> int:
     """Bytes the run may need at most, from :func:`level_bound` divided by the symmetry
     group: two sets of tables (the level being built and the level before; a table
     keeps the memory of the largest level it held), each at most 6 slots of 24 bytes
     a position of the largest level (sized for half load, doubled when a level
     outgrows it, the old table living on while copied), the children staged (all a
-    level can have, at most ``stage_cap``), and every level's positions when kept.
-    ``threads`` does not change the bound (the stages share ``stage_cap``)."""
+    level can have, at most ``stage_cap``, shared by the threads), and every level's
+    positions when kept."""
     bounds = _bounds(shape, start, symmetries)
     tables = 2 * 6 * WIDE_SLOT_BYTES * max(bounds)
     return tables + _stage_bytes(shape, bounds, stage_cap) + (KEY_BYTES * sum(bounds) if keep_positions else 0)
@@ -249,7 +249,6 @@ class _LevelSet:
     def __init__(self, tables):
         self.tables = tables
         self.n = sum(t.n for t in tables)
-        self.nbytes = sum(t.nbytes for t in tables)
 
     def total_count(self):
         return sum(t.total_count() for t in self.tables)
@@ -363,26 +362,22 @@ class _Run:
     def _clear(self, tables, counted: bool, expect: int, rb: int) -> list:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
+        over = _Stop("memory limit", f"stopped: a table for {expect:,} positions does not fit in "
+                                     f"the memory budget of {self.budget / 2**30:.1f} GiB")
         if not tables:
             share = self.room() // P
             try:
                 tables = [E.Level(counted, share, expect, self.part_bits, rb) for _ in range(P)]
             except MemoryError:
-                raise _Stop("memory limit", f"stopped: a table for {expect:,} positions does not fit in "
-                                            f"the memory budget of {self.budget / 2**30:.1f} GiB") from None
+                raise over from None
             self.tables += tables
         else:
             for t in tables:
                 t.budget = max(self.room() // P + t.nbytes, t.nbytes)
                 if not t.clear(expect, rb):
-                    raise _Stop("memory limit", f"stopped: a table for {expect:,} positions does not fit in "
-                                                f"the memory budget of {self.budget / 2**30:.1f} GiB")
+                    raise over
         self.note()
         return tables
-
-    def _over(self, k: int, parents: int) -> str:
-        return (f"stopped at level {k}: the positions after {k} jumps (from {parents:,} after {k - 1}) "
-                f"do not fit in the memory budget of {self.budget / 2**30:.1f} GiB")
 
     def _expand(self, cur, nxt, works, pool) -> None:
         # Every thread expands its own table of the level chunk by chunk into its stage;
@@ -494,7 +489,7 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     group = _group(shape, masks, reduced)
     # staged children may take a quarter of the budget, up to STAGE_CAP
     stage_cap = min(budget // 4, STAGE_CAP)
-    need = estimate_bytes(shape, start, len(group), keep_positions, stage_cap, threads)
+    need = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)
     if need > budget and not force:
         raise BoardTooLargeError(
             f"board {shape.name!r} from vacancy {' '.join(hole_name(shape, h) for h in board.vacancies()) or 'none'} "
