@@ -162,6 +162,12 @@ def test_winning_positions_for_every_finish_match_brute_force():
         assert (a.solutions == 0) == (not expected[-1])
 
 
+def test_a_start_that_is_already_the_finish():
+    one = Board(Shape("square", ((0, 0),)), 1)
+    a = analyse(one, 0)
+    assert (a.total, a.winning, a.solutions, a.games) == (1, 1, 1, 1)
+
+
 def test_winning_is_none_when_positions_are_not_kept():
     a = analyse("triangle5", finish=0, keep_positions=False)
     assert a.winning is None and a.solutions == a.finishes[0] and sum(a.finishes.values()) == 29_760

@@ -584,6 +584,8 @@ def _meet(result: Analysis, run: _Run, start: int, finish: int, keys, depth: int
     shape = run.shape
     if has_classes(shape) and position_class(shape, start) != position_class(shape, 1 << finish):
         back = []
+    elif dual == 0:  # a one-hole board: the only backward position is the empty board
+        back = [np.zeros(1, dtype=np.uint64)]
     elif dual == start and len(keys) == depth + 1:
         back = keys
     else:
