@@ -97,7 +97,7 @@ def test_bad_input_exits_2_with_a_message(capsys, argv, message):
 @pytest.mark.parametrize("text,message", [
     ("", "board text is empty"),
     ("- - -", "has no pegs"),
-    ("o o\no # o", "line 2, column 3: unknown character '#'"),
+    ("o o\no @ o", "line 2, column 3: unknown character '@'"),
     ("o" * 129, "more than 128 holes"),
 ])
 def test_bad_board_files_exit_2(tmp_path, capsys, text, message):

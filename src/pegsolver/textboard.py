@@ -7,6 +7,10 @@ Formats read (chosen by the characters present; mixing them is an error):
 * common format: ``o``/``O``/``●`` peg, ``.``/``○`` empty hole, space off the board,
   cells side by side or separated by single spaces (``o o . o o``).
 
+In both, ``#`` is off the board too (puzzle sites draw ``##ooo##``), and ``*`` is a peg
+when the text has no other peg character: drawings with ``*`` pegs often mark empty holes
+``o``, so ``*`` beside ``o`` (or ``x``) is refused as unclear.
+
 Square boards whose holes all sit on alternate character columns are read as spaced.
 Triangular boards are drawn with a space between cells, each row offset by one
 character, apex at the top (see :mod:`pegsolver.geometry` for the coordinates). Rows
@@ -24,6 +28,7 @@ from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape, grid_for
 
 SEED_PEG, SEED_EMPTY, SEED_OFF = "xX", "-", "."
 COMMON_PEG, COMMON_EMPTY = "oO●", ".○"
+ANY_OFF, STAR_PEG = "#", "*"  # in either format
 
 
 def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
@@ -46,10 +51,14 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     present = set(text)
     if present & seed_chars and present & common_chars:
         raise BoardTextError("board text mixes the seed format (x, -) with the o/. format; use one of them")
+    other_pegs = sorted(present & set(SEED_PEG + COMMON_PEG))
+    if STAR_PEG in present and other_pegs:
+        raise BoardTextError(f"board text uses both '*' and {other_pegs[0]!r} for pegs; drawings with '*' pegs "
+                             "often mark empty holes 'o', so this is unclear: draw every peg with one character")
     seed = bool(present & seed_chars)
-    peg_chars = SEED_PEG if seed else COMMON_PEG
+    peg_chars = (SEED_PEG if seed else COMMON_PEG) + STAR_PEG
     empty_chars = SEED_EMPTY if seed else COMMON_EMPTY
-    off_chars = " " + (SEED_OFF if seed else "")
+    off_chars = " " + ANY_OFF + (SEED_OFF if seed else "")
 
     cells: list[tuple[int, int, bool]] = []  # (line, column, peg)
     for y, line in enumerate(lines, start=1):
@@ -62,7 +71,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
             elif ch == "\t":
                 raise text_error(y, None, "tab character in board text; draw the board with spaces")
             elif ch not in off_chars:
-                fmt = "x peg, - empty, . off board" if seed else "o peg, . empty, space off board"
+                fmt = "x or * peg, - empty, . or # off board" if seed else "o or * peg, . empty, space or # off board"
                 raise text_error(y, x + 1, f"unknown character {ch!r} in board text ({fmt})")
     if not cells:
         raise BoardTextError("board text has no holes" if text.strip() else "board text is empty")
