@@ -10,7 +10,9 @@ does), so neighbours are one spacing apart in all six directions.
 
 Every peg is a ``<circle>`` whose class includes ``peg`` (``peg mover``: the peg that
 moves; ``peg jumped``: a peg it jumps); every hole is a ``<circle class="hole">``; each
-diagram is a ``<g class="diagram">``.
+diagram is a ``<g class="diagram">``. The diagrams of a solution carry coordinates:
+``<text class="coord column">`` above each column and ``<text class="coord row">`` left
+of each row on square grids, the hole numbers in the holes on triangles.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from pathlib import Path
 from .board import Board
 from .errors import OutputFileError, PegsolverError
 from .geometry import SQUARE, Jump, Shape
-from .notation import group_moves, hole_name, move_name
+from .goal import plural
+from .notation import column_letters, group_moves, hole_name, move_name
 
 SPACING = 28.0         # px between neighbouring holes
 HOLE_RADIUS = 0.36     # in spacings
@@ -39,6 +42,7 @@ text { font-family: sans-serif; fill: #333; }
 .caption { font-size: 12px; }
 .name { font-size: 8px; text-anchor: middle; dominant-baseline: central; fill: #555; }
 .name.on-peg { fill: #fff; }
+.coord { font-size: 8px; text-anchor: middle; dominant-baseline: central; fill: #8a7550; }
 .panel { fill: #faf6ee; stroke: #d8cbb0; }
 .hole { fill: #e6d8bd; stroke: #9c8560; stroke-width: 1; }
 .peg { fill: #4a3320; }
@@ -84,8 +88,10 @@ def _root(width: float, height: float, title: str) -> ET.Element:
 
 
 def _diagram(parent: ET.Element, board: Board, x: float, y: float, caption: str,
-             move: Sequence[Jump] = (), names: bool = False, style: str = "algebraic") -> None:
-    """One board drawn with its top-left corner at (x, y) px, the caption above it."""
+             move: Sequence[Jump] = (), names: bool = False, style: str = "algebraic",
+             coords: bool = False) -> None:
+    """One board drawn with its top-left corner at (x, y) px, the caption above it;
+    ``names``: each hole's name in it; ``coords``: column and row labels in the margin."""
     shape = board.shape
     points = plane_points(shape)
     w, h = _board_size(points)
@@ -112,10 +118,28 @@ def _diagram(parent: ET.Element, board: Board, x: float, y: float, caption: str,
             on_peg = " on-peg" if board.pegs_mask >> hole & 1 else ""
             ET.SubElement(g, "text", {"class": "name" + on_peg, "x": _fmt(cx), "y": _fmt(cy)}).text = \
                 hole_name(shape, hole, style)
+    if coords and shape.grid == SQUARE:
+        _coordinates(g, shape, centre, style)
     if move:
         holes = [move[0].from_hole] + [j.to_hole for j in move]
         ET.SubElement(g, "polyline", {"class": "path",
                                       "points": " ".join("{},{}".format(*map(_fmt, centre(hh))) for hh in holes)})
+
+
+def _coordinates(g: ET.Element, shape: Shape, centre, style: str) -> None:
+    """Column labels in the top margin and row labels in the left margin of a square board."""
+    first_in_col: dict[int, int] = {}
+    first_in_row: dict[int, int] = {}
+    for hole, (r, c) in enumerate(shape.coords):
+        first_in_col.setdefault(c, hole)
+        first_in_row.setdefault(r, hole)
+    top = TITLE_HEIGHT + MARGIN * SPACING / 3   # between the panel's edge and the first row
+    left = MARGIN * SPACING / 3
+    for c, hole in sorted(first_in_col.items()):
+        label = column_letters(c) if style == "algebraic" else str(c + 1)
+        ET.SubElement(g, "text", {"class": "coord column", "x": _fmt(centre(hole)[0]), "y": _fmt(top)}).text = label
+    for r, hole in sorted(first_in_row.items()):
+        ET.SubElement(g, "text", {"class": "coord row", "x": _fmt(left), "y": _fmt(centre(hole)[1])}).text = str(r + 1)
 
 
 def _to_text(svg: ET.Element) -> str:
@@ -130,7 +154,7 @@ def board_svg(board: Board, title: str | None = None, style: str = "algebraic") 
     :param style: hole names, ``"algebraic"`` or ``"numeric"`` (square boards).
     """
     shape = board.shape
-    title = title or f"{shape.name}: {shape.size} holes, {board.peg_count} pegs"
+    title = title or f"{shape.name}: {plural(shape.size, 'hole')}, {plural(board.peg_count, 'peg')}"
     w, h = _board_size(plane_points(shape))
     width = max(w, 7.5 * len(title)) + 4  # room for the caption too
     svg = _root(width, h + TITLE_HEIGHT + 4, title)
@@ -159,20 +183,22 @@ def solution_svg(start: Board, jumps: Sequence[Jump], heading: str = "", style: 
         panels.append((board.with_pegs(board.pegs_mask), f"{number}. {move_name(shape, move, style)}", move))
         for j in move:
             board.push(j)
-    pegs = board.peg_count
-    panels.append((board, f"final: {pegs} peg{'s' * (pegs != 1)}", []))
+    panels.append((board, f"final: {plural(board.peg_count, 'peg')}", []))
     w, h = _board_size(plane_points(shape))
     cell_w, cell_h = max(w, 100.0) + 12, h + TITLE_HEIGHT + 12
     cols = min(columns, len(panels))
     rows = math.ceil(len(panels) / cols)
     top = HEADING_HEIGHT if heading else 4.0
     width = max(cols * cell_w + 8, 7.5 * len(heading) + 16)
-    svg = _root(width, top + rows * cell_h + 4, heading or f"{shape.name}: {len(jumps)} jumps")
+    svg = _root(width, top + rows * cell_h + 4, heading or f"{shape.name}: {plural(len(jumps), 'jump')}")
     if heading:
         ET.SubElement(svg, "text", {"class": "heading", "x": "8", "y": "19"}).text = heading
+    triangle = shape.grid != SQUARE
     for k, (position, caption, move) in enumerate(panels):
         r, c = divmod(k, cols)
-        _diagram(svg, position, 8 + c * cell_w, top + r * cell_h, caption, move, style=style)
+        # Triangles have no rows and columns to label: their holes carry their numbers.
+        _diagram(svg, position, 8 + c * cell_w, top + r * cell_h, caption, move, names=triangle, style=style,
+                 coords=not triangle)
     return _to_text(svg)
 
 
