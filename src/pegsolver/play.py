@@ -29,7 +29,7 @@ from .board import Board
 from .errors import CoreMissingError, PegsolverError
 from .geometry import SQUARE, Hole, Jump
 from .goal import Goal, plural
-from .notation import group_moves, hole_name, jump_name, move_name
+from .notation import column_letters, group_moves, hole_name, jump_name, move_name
 from .solver import Limit, impossibility, solve
 
 DEFAULT_HINT_SECONDS = 10.0
@@ -205,6 +205,9 @@ class Game:
         if pegs == 1:
             return (f"Won: one peg left, on {self.name(self.board.pegs()[0])} ({played}); "
                     f"the finish asked for was {self.finish_text()}.")
+        if not self.jumps:  # nothing to undo, and n would bring back the same start
+            return (f"No jump from this start: {plural(pegs, 'peg')} and no peg can jump. "
+                    "Press v and click a hole to start with only that hole vacant, or q to quit.")
         return f"Dead end: no jump left, {plural(pegs, 'peg')} remain ({played}). Press u to undo or n for a new game."
 
     # ---- changing it -----------------------------------------------------------
@@ -260,7 +263,8 @@ class Game:
         """A new game with every hole filled but ``vacancy``."""
         self.start = self.start.with_pegs(self.shape.full_mask & ~(1 << vacancy))
         self.new_game()
-        return f"New game with {self.name(vacancy)} vacant; finish: {self.finish_text()}."
+        text = f"New game with {self.name(vacancy)} vacant; finish: {self.finish_text()}."
+        return text + (" " + self.end() if self.end() else "")
 
     def set_finish(self, hole: Hole | None) -> str:
         """Aim hints at one peg on ``hole`` (None: one peg anywhere)."""
@@ -375,6 +379,8 @@ class PlayApp(App):
     CSS = """
     #board-area { width: auto; min-width: 30; height: 1fr; padding: 1 2; }
     .board-row { height: 1; width: auto; margin-bottom: 1; }
+    .board-row.tight { margin-bottom: 0; }
+    .number-row { height: 1; width: auto; }
     .label { color: $text-muted; height: 1; width: auto; }
     HoleCell { width: 3; height: 1; content-align: center middle; }
     HoleCell.peg { color: $text; text-style: bold; }
@@ -453,23 +459,34 @@ class PlayApp(App):
                 cell.styles.margin = (0, 0, 0, x - at)  # the gap before the hole, in characters
                 cells.append(cell)
                 at = x + 3
-            yield Horizontal(*cells, classes="board-row")
+            if square:
+                yield Horizontal(*cells, classes="board-row")
+            else:
+                # Triangles have no row and column labels: each hole's number goes under it,
+                # in the blank line between rows, as the hints name holes by number.
+                numbers = [" "] * at
+                for h in rows[r]:
+                    x = 2 * (half[h] - left)
+                    numbers[x:x + 3] = f"{self.game.name(h):^3}"
+                yield Horizontal(*cells, classes="board-row tight")
+                yield Horizontal(Static("".join(numbers).rstrip(), classes="label hole-numbers"), classes="number-row")
 
     def _row_label(self, shape, r: int) -> str:
-        hole = next(h for h, (rr, _) in enumerate(shape.coords) if rr == r)
-        return "".join(ch for ch in self.game.name(hole) if ch.isdigit())[-1 if self.game.style == "numeric" else 0:]
+        return str(r + 1)  # the row number, whatever the notation
 
     def _column_labels(self, shape, cols: list[int]) -> str:
         text = "    "
+        present = set(cols)
         for c in range(max(cols) + 1):
-            hole = next((h for h, (_, cc) in enumerate(shape.coords) if cc == c), None)
-            label = "" if hole is None else self.game.name(hole).rstrip("0123456789") or self.game.name(hole)[0]
+            label = "" if c not in present else column_letters(c) if self.game.style == "algebraic" else str(c + 1)
             text += f" {label:<3}"  # over the middle of the hole's three characters
         return text.rstrip()
 
     def on_mount(self) -> None:
         self.title = f"pegsolver play: {self.game.shape.name}"
-        self.say(f"Click a peg, then its landing hole. Finish for hints: {self.game.finish_text()}.")
+        # A start with no jump (or already won) is told at once, not after a click.
+        self.say(self.game.end() or
+                 f"Click a peg, then its landing hole. Finish for hints: {self.game.finish_text()}.")
         # Arrow keys and Enter work at once: the first vacancy (else the first hole) has focus.
         first = next(iter(self.game.board.vacancies()), 0)
         self.query_one(f"#hole-{first}", HoleCell).focus()
@@ -520,7 +537,9 @@ class PlayApp(App):
         self.say(self.game.redo())
 
     def action_new_game(self) -> None:
-        self.say(self.game.new_game() + f" Finish: {self.game.finish_text()}.")
+        text = self.game.new_game() + f" Finish: {self.game.finish_text()}."
+        end = self.game.end()  # a start with no jump says so at once
+        self.say(text + (f" {end}" if end else ""))
 
     def action_choose_vacancy(self) -> None:
         self.game.clear_selection()
