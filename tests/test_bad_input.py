@@ -78,6 +78,10 @@ def test_cli_limits_and_names(capsys, argv, message):
 
 def test_endless_or_odd_files(tmp_path, capsys):
     code, _, err = run(capsys, "solve", "--board", "/dev/zero")
+    assert code == 2 and "not a regular file" in err
+    big = tmp_path / "big.txt"
+    big.write_text("o" * (2**20 + 1))
+    code, _, err = run(capsys, "solve", str(big))
     assert code == 2 and "larger than" in err
     bom = tmp_path / "bom.txt"
     bom.write_bytes("\ufeffo o . o\n".encode())

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import BoardTextError, IllegalJumpError, InvalidJumpError, UnknownHoleError
+from .errors import BoardTextError, IllegalJumpError, InvalidJumpError, NothingToUndoError, UnknownHoleError
 from .geometry import Hole, Jump, Shape, grid_for
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
@@ -159,10 +159,10 @@ class Board:
     def pop(self) -> Jump:
         """Undo the last jump and return it.
 
-        :raises IndexError: nothing to undo.
+        :raises NothingToUndoError: no jump was played (a PegsolverError and an IndexError).
         """
         if not self.history:
-            raise IndexError("no jump to undo")
+            raise NothingToUndoError(f"no jump to undo: no jump has been played on board {self.shape.name!r}")
         jump = self.history.pop()
         self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
         return jump

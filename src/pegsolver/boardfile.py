@@ -25,12 +25,14 @@ and quotes as drawn. Errors name the file line.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 
 from .board import Board
-from .errors import BoardTextError, PegsolverError
+from .errors import BoardTextError, GoalError, PegsolverError
 from .geometry import RULES, grid_for
 from .goal import Goal
 from .notation import hole_name, parse_hole
@@ -127,8 +129,9 @@ def _goal(table, board: Board, fail) -> Goal | None:
     try:
         if isinstance(finish, str) and finish.lower() in ("any", "anywhere"):
             return Goal.anywhere(pegs)
-        holes = [finish] if isinstance(finish, str) else finish
-        if not isinstance(holes, list) or not holes:
+        # A lone hole may be a number (finish = 13 on a triangle), as in 'vacant'.
+        holes = finish if isinstance(finish, list) else [finish]
+        if not holes or any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
             raise fail("finish", f"goal finish must be a hole, a list of holes or 'any', not {finish!r}")
         indices = [parse_hole(board.shape, str(h)) for h in holes]
     except PegsolverError as e:
@@ -145,10 +148,15 @@ def _goal(table, board: Board, fail) -> Goal | None:
 def read_file(path: str | Path) -> str:
     """A board file's text: UTF-8, a byte-order mark allowed, at most ``MAX_FILE_BYTES``.
 
-    :raises BoardTextError: unreadable, not UTF-8, or too large for a board (this also
-        stops endless inputs such as /dev/zero).
+    :raises BoardTextError: not a path, not a regular file (a FIFO, a device such as
+        /dev/zero), unreadable, not UTF-8, or too large for a board.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise BoardTextError(f"a board file is given by its path (a string or Path), not {path!r}")
     try:
+        # Only regular files: opening a FIFO (or a terminal) would wait for a writer.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise BoardTextError(f"cannot read board file {str(path)!r}: not a regular file")
         with open(path, "rb") as f:
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
@@ -173,8 +181,13 @@ def dumps(board: Board, goal: Goal | None = None) -> str:
     """A board file for this board and goal (default: a variant board's standard goal);
     :func:`loads` reads it back equal.
 
-    :raises GoalError, UnknownHoleError: a goal that does not fit the board.
+    :raises BoardTextError: ``board`` is not a Board.
+    :raises GoalError, UnknownHoleError: a goal that does not fit the board, or not a Goal.
     """
+    if not isinstance(board, Board):
+        raise BoardTextError(f"dumps needs a Board to write, not {board!r}")
+    if goal is not None and not isinstance(goal, Goal):
+        raise GoalError(f"dumps takes a Goal or None as the goal, not {goal!r}")
     shape = board.shape
     if goal is None and board.variant is not None:  # keep the goal a variant board implies
         goal = board.variant.goal(shape)

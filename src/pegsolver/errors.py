@@ -48,6 +48,10 @@ class IllegalJumpError(PegsolverError):
     """A jump is well formed but the rules forbid it in the current position."""
 
 
+class NothingToUndoError(PegsolverError, IndexError):
+    """``Board.pop()`` with no jump played (an IndexError too, as popping an empty list is)."""
+
+
 class GoalError(PegsolverError):
     """A goal cannot apply to the start (more pegs than the start, holes off the board)."""
 
