@@ -173,7 +173,7 @@ def test_replay_names_the_first_illegal_jump(capsys):
     assert data["legal"] is False and data["jump_count"] == 1
     assert data["error"]["move"] == 2 and "no peg on d2" in data["error"]["reason"]
     code, out, _ = run_cli(capsys, "replay", "english", "d2-d5", "--json")
-    assert code == 2 and "no jump from d2 to d5" in json.loads(out)["error"]["reason"]
+    assert code == 1 and "no jump from d2 to d5" in json.loads(out)["error"]["reason"]
 
 
 TOML_BOARD = """\

@@ -143,12 +143,16 @@ class Board:
         self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
         self.history.append(jump)
 
-    def push_move(self, text: str) -> list[Jump]:
+    def push_move(self, text: str, style: str | None = None) -> list[Jump]:
         """Apply a move written in notation (``d2-d4`` or ``d2-d4-f4``); all or nothing.
 
-        :raises InvalidJumpError, UnknownHoleError, IllegalJumpError: as the text demands.
+        :param style: how two-digit hole numbers read (see :func:`pegsolver.notation.parse_hole`).
+        :raises InvalidJumpError, UnknownHoleError: the text cannot be read.
+        :raises IllegalJumpError: no such jump on the board, or not legal now.
         """
-        jumps = parse_move(self.shape, text)
+        if not isinstance(text, str):
+            raise InvalidJumpError(f"a move is text like 'd2-d4', not {text!r}")
+        jumps = parse_move(self.shape, text, style)
         trial = self.copy()
         for j in jumps:
             trial.push(j)

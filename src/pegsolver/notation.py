@@ -3,8 +3,9 @@
 Square grids use algebraic coordinates: columns ``a, b, ...`` from the left (``z`` is
 followed by ``aa``), rows ``1, 2, ...`` from the top, so the English centre is ``d4``.
 They also read and write the two-digit column-row numbering of the English literature
-(style ``"numeric"``): the English centre is ``44`` and ``d6-d4`` is ``46-44``; it needs
-at most 9 columns and rows. The API also takes 0-based ``(row, col)`` through
+(style ``"numeric"``): the English centre is ``44`` and ``d6-d4`` is ``46-44``; and the
+row-column numbering of BASIC ports (style ``"numeric-rc"``: ``d6-d4`` is ``64-44``).
+Both need at most 9 columns and rows. The API also takes 0-based ``(row, col)`` through
 ``Shape.index`` / ``Shape.coords``.
 Triangular grids number holes row by row from the apex, ``1 .. n(n+1)/2``; on the
 15-hole triangle the apex is ``1``, the second row ``2 3`` and the bottom row
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .errors import InvalidJumpError, UnknownHoleError
+from .errors import IllegalJumpError, InvalidJumpError, UnknownHoleError
 from .geometry import SQUARE, Hole, Jump, Shape
 
 
@@ -37,42 +38,55 @@ def _column_index(letters: str) -> int:
     return col - 1
 
 
-STYLES = ("algebraic", "numeric")
+STYLES = ("algebraic", "numeric", "numeric-rc")
+NUMERIC_STYLES = ("numeric", "numeric-rc")
+STYLE_WORDS = {"numeric": "column then row", "numeric-rc": "row then column"}
 
 
 def hole_name(shape: Shape, hole: Hole, style: str = "algebraic") -> str:
     """Name of a hole in the board's notation.
 
-    :param style: ``"algebraic"`` (``d4``) or ``"numeric"`` (``44``) on square grids;
-        triangles always use their numbering.
-    :raises InvalidJumpError: numeric style on a board wider or taller than 9.
+    :param style: ``"algebraic"`` (``d4``), ``"numeric"`` (``44``, column digit first) or
+        ``"numeric-rc"`` (row digit first) on square grids; triangles always use their numbering.
+    :raises InvalidJumpError: a numeric style on a board wider or taller than 9.
     """
     if shape.grid != SQUARE:
         return str(hole + 1)
     r, c = shape.coords[hole]
-    if style == "numeric":
+    if style in NUMERIC_STYLES:
         if r > 8 or c > 8:
             raise InvalidJumpError(f"two-digit hole numbers need at most 9 rows and columns; "
                                    f"board {shape.name!r} is larger")
-        return f"{c + 1}{r + 1}"
+        return f"{c + 1}{r + 1}" if style == "numeric" else f"{r + 1}{c + 1}"
     return f"{column_letters(c)}{r + 1}"
+
+
+def is_hole_number(text: str) -> bool:
+    """True for a two-digit square-grid hole number (``44``), whose reading depends on the style."""
+    name = text.strip()
+    return len(name) == 2 and name.isdigit() and "0" not in name
 
 
 _SQUARE_NAME = re.compile(r"([a-z]+)([0-9]+)")
 
 
-def parse_hole(shape: Shape, text: str) -> Hole:
+def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
     """Hole index from its name.
 
+    :param style: ``"numeric-rc"`` reads two-digit numbers row first; any other style (or
+        None) reads them column first. Algebraic names are read in every style.
     :raises UnknownHoleError: the name is malformed or names no hole of this board.
     """
     name = text.strip().lower()
     if shape.grid == SQUARE:
-        if len(name) == 2 and name.isdigit() and "0" not in name:
-            rc = (int(name[1]) - 1, int(name[0]) - 1)  # column digit first
+        if is_hole_number(name):
+            if style == "numeric-rc":
+                rc, where = (int(name[0]) - 1, int(name[1]) - 1), f"row {name[0]}, column {name[1]}"
+            else:
+                rc, where = (int(name[1]) - 1, int(name[0]) - 1), f"column {name[0]}, row {name[1]}"
             if rc in shape.index:
                 return shape.index[rc]
-            raise UnknownHoleError(f"no hole {text!r} (column {name[0]}, row {name[1]}) on board {shape.name!r}")
+            raise UnknownHoleError(f"no hole {text!r} ({where}) on board {shape.name!r}")
         m = _SQUARE_NAME.fullmatch(name)
         if m:
             rc = (int(m.group(2)) - 1, _column_index(m.group(1)))
@@ -81,7 +95,7 @@ def parse_hole(shape: Shape, text: str) -> Hole:
             raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r}")
         raise UnknownHoleError(
             f"{text!r} is not a hole name on board {shape.name!r} "
-            "(expected a column letter and a row number like d4, or two digits, column then row, like 44)")
+            "(expected a column letter and a row number like d4, or two digits like 44)")
     if name.isdigit() and 1 <= int(name) <= shape.size:
         return int(name) - 1
     raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r} (holes are numbered 1..{shape.size})")
@@ -125,14 +139,41 @@ def split_moves(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,;]+", text) if t]
 
 
-def parse_move(shape: Shape, text: str) -> list[Jump]:
-    """Jumps of a move written ``a-b`` or ``a-b-c...`` (any hole naming style).
+def _jump_over(shape: Shape, from_hole: Hole, over: Hole, to_hole: Hole) -> bool:
+    return any(j.from_hole == from_hole and j.over == over and j.to_hole == to_hole for j in shape.jumps)
 
-    :raises InvalidJumpError: fewer than two holes, or two holes no jump joins.
+
+def parse_move(shape: Shape, text: str, style: str | None = None) -> list[Jump]:
+    """Jumps of a move written ``a-b`` or ``a-b-c...`` (algebraic names, or hole numbers
+    read as ``style`` says: see :func:`parse_hole`).
+
+    :raises InvalidJumpError: fewer than two holes (syntax).
     :raises UnknownHoleError: a name that is not a hole.
+    :raises IllegalJumpError: two holes of the board that no jump joins; when the move
+        reads as from-over-to (``4-2-1``: 4 jumps 2 into 1) the message says so.
     """
     parts = [p for p in text.strip().split("-")]
     if len(parts) < 2 or any(not p for p in parts):
         raise InvalidJumpError(f"{text!r} is not a jump or move (expected holes joined by '-', like d2-d4)")
-    holes = [parse_hole(shape, p) for p in parts]
-    return [find_jump(shape, a, b) for a, b in zip(holes, holes[1:])]
+    holes = [parse_hole(shape, p, style) for p in parts]
+    jumps = []
+    for k, (a, b) in enumerate(zip(holes, holes[1:])):
+        try:
+            jumps.append(find_jump(shape, a, b))
+        except InvalidJumpError:
+            # Two real holes: readable, but the rules have no such jump.
+            raise IllegalJumpError(f"no jump from {parts[k].strip()} to {parts[k + 1].strip()} on board "
+                                   f"{shape.name!r}" + _from_over_to(shape, parts, holes, k)) from None
+    return jumps
+
+
+def _from_over_to(shape: Shape, parts: list[str], holes: list[Hole], k: int) -> str:
+    """A hint when holes k, k+1, k+2 are a jump's from, over and to holes."""
+    if k + 2 >= len(holes) or not _jump_over(shape, *holes[k:k + 3]):
+        return ""
+    # The whole move written from-over-to (a-b-c-d-e: a over b to c, then over d to e)?
+    whole = len(holes) % 2 == 1 and all(_jump_over(shape, *holes[i:i + 3]) for i in range(0, len(holes) - 2, 2))
+    written = "-".join(parts) if whole else "-".join(parts[k:k + 3])
+    meant = "-".join(parts[0::2]) if whole else f"{parts[k]}-{parts[k + 2]}"
+    return (f"; {written} reads as from-over-to ({parts[k]} jumps {parts[k + 1]} into {parts[k + 2]}), "
+            f"but a jump names only its holes of departure and landing: write {meant}")

@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .errors import IllegalJumpError, PegsolverError
-from .geometry import Jump
-from .notation import split_moves
+from .geometry import SQUARE, Jump, Shape
+from .notation import is_hole_number, split_moves
 
 
 @dataclass
@@ -27,10 +27,21 @@ class ReplayReport:
     unreadable: bool = False  # the error is in the text (syntax, unknown hole), not the rules
 
 
-def replay_moves(start: Board, text: str) -> ReplayReport:
+def number_read_two_ways(shape: Shape, texts: list[str]) -> str | None:
+    """The first two-digit hole number in ``texts`` (moves or hole names) that names another
+    hole row-column than column-row (``24``, not ``44``), on a square board; else None."""
+    if shape.grid != SQUARE:
+        return None
+    return next((part for text in texts for move in split_moves(text) for part in move.split("-")
+                 if is_hole_number(part) and part[0] != part[1]), None)
+
+
+def replay_moves(start: Board, text: str, style: str | None = None) -> ReplayReport:
     """Play the moves in ``text`` (commas or spaces between moves; ``a-b`` or ``a-b-c``,
     any hole notation) from ``start``, stopping at the first illegal or unreadable one.
 
+    :param style: ``"numeric-rc"`` reads two-digit hole numbers row then column; otherwise
+        they read column then row (the English literature's ``46-44``).
     :returns: a :class:`ReplayReport`; ``start`` is not changed.
     :raises PegsolverError: ``text`` holds no moves.
     """
@@ -41,7 +52,7 @@ def replay_moves(start: Board, text: str) -> ReplayReport:
     report = ReplayReport(board)
     for k, token in enumerate(tokens):
         try:
-            jumps = board.push_move(token)
+            jumps = board.push_move(token, style)
         except PegsolverError as e:
             report.error, report.error_index, report.error_text = str(e), k, token
             report.unreadable = not isinstance(e, IllegalJumpError)
