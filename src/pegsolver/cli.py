@@ -5,30 +5,39 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections import Counter
 from importlib import metadata
 from pathlib import Path
 
-from tabulate import tabulate
-from tqdm import tqdm
-
-from . import analysis, bench, boardfile, report, svg
-from .board import Board
-from .classes import class_finishes, has_classes
-from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
-from .errors import BoardTextError, CoreMissingError, PegsolverError
-from .geometry import GRIDS, RULES
-from .goal import Goal
-from .notation import STYLES, group_moves, hole_name, jump_name, parse_hole
-from .replay import replay_moves
-from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
-from .table import MARKS, single_vacancy_table
-from .variants import catalogue, find_variant
-
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
+    from tabulate import tabulate
+    from tqdm import tqdm
+
+    from . import analysis, bench, boardfile, report, svg
+    from .board import Board
+    from .classes import class_finishes, has_classes
+    from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
+    from .errors import BoardTextError, CoreMissingError, PegsolverError, UnknownVariantError
+    from .geometry import GRIDS, RULES, SQUARE
+    from .goal import Goal, plural
+    from .notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
+    from .replay import number_read_two_ways, replay_moves
+    from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
+    from .table import MARKS, single_vacancy_table
+    from .variants import catalogue, find_variant
+except KeyboardInterrupt:
+    print("pegsolver: interrupted", file=sys.stderr)
+    sys.exit(EXIT_INTERRUPTED)
 DEFAULT_SECONDS = 60.0
+BOARD_FILE_SUFFIXES = (".toml", ".txt")
+HOLE_LISTS = ("vacant", "finish")  # options taking several holes
+# A word that may be a hole name: d4, aa12, 44, 105 (triangles), or the finish 'any'.
+_HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere", re.IGNORECASE)
 
 
 def package_version() -> str:
@@ -38,16 +47,66 @@ def package_version() -> str:
         return "(not installed)"
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser. Options and positionals mix in any order (``replay english
+    --json d2-d4``), and a hole list (``--vacant a3 c1``) ends at the first word after its
+    first that cannot be a hole name, so ``--vacant a3 french`` leaves ``french`` as the board.
+    """
+
+    _inside = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inside:  # parse_known_intermixed_args parses through this method
+            return super().parse_known_args(args, namespace)
+        args = sys.argv[1:] if args is None else list(args)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(self._split_hole_lists(args), namespace)
+        finally:
+            self._inside = False
+
+    def _split_hole_lists(self, args: list[str]) -> list[str]:
+        """``--vacant a3 c1 french`` -> ``--vacant=a3 --vacant=c1 french``: one value each, so
+        that argparse cannot give the list what follows it."""
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            word = args[i]
+            i += 1
+            if word == "--":
+                out += args[i - 1:]
+                break
+            action = self._hole_list_action(word)
+            if action is None:
+                out.append(word)
+                continue
+            values: list[str] = []
+            # The first value is taken whatever it is (a bad hole is then named as such).
+            while i < len(args) and not args[i].startswith("-") and (not values or _HOLE_WORD.fullmatch(args[i])):
+                values.append(args[i])
+                i += 1
+            out += [f"{action.option_strings[-1]}={v}" for v in values] or [word]
+        return out
+
+    def _hole_list_action(self, word: str):
+        if not word.startswith("--") or "=" in word:
+            return None
+        options = self._option_string_actions
+        found = {options[word]} if word in options else {a for o, a in options.items() if o.startswith(word)}
+        action = found.pop() if len(found) == 1 else None  # argparse reports an ambiguous prefix itself
+        return action if action is not None and action.dest in HOLE_LISTS and action.nargs == "+" else None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pegsolver", description="Peg solitaire solver.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     s = sub.add_parser("solve", help="find a solution, or show there is none",
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
                                    "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
     add_board_args(s)
     add_vacant_arg(s)
-    s.add_argument("--finish", nargs="+", metavar="HOLE",
+    s.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
                    help="goal: one peg at HOLE, the exact pattern of several holes, or 'any' for one peg anywhere")
     s.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
@@ -57,9 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
     s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
                                                    "down/up/right/left: jumps landing toward that side first")
-    s.add_argument("--beam-width", type=int, default=DEFAULT_BEAM_WIDTH, metavar="W",
-                   help=f"positions the beam strategy keeps per level (default: {DEFAULT_BEAM_WIDTH:,}); "
-                        "its memory counts against --table-mb")
+    s.add_argument("--beam-width", type=int, metavar="W",  # no default: given or not matters
+                   help=f"positions the beam keeps per level, with --strategy beam or auto (default: "
+                        f"{DEFAULT_BEAM_WIDTH:,}); its memory counts against --table-mb")
     s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
     s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
@@ -68,13 +127,16 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
                    help="no position-class or pagoda proofs and no pagoda pruning: search alone")
-    s.add_argument("--boards", action="store_true", help="print the board after each move")
+    s.add_argument("--boards", action="store_true", help="print the board after each move (text output only)")
     s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
 
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
                        description="Play moves from the start and report each jump as legal or name the "
-                                   "first illegal one and why. Exit code: 0 all legal, 1 an illegal jump, "
-                                   "2 a move that cannot be read (syntax, unknown hole, no such jump).")
+                                   "first illegal one and why. Two-digit hole numbers are read column then "
+                                   "row (46 = d6) unless --notation numeric-rc; when the other reading is "
+                                   "legal too, the output says so. Exit code: 0 all legal, 1 an illegal jump "
+                                   "(no such jump on the board, or not possible there), 2 a move that cannot "
+                                   "be read (syntax, unknown hole).")
     add_board_args(r)
     r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 43-45" '
                                  'or multi-jump moves "a4-c4-c2"')
@@ -105,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "n new game, v restart from a chosen vacancy, f choose the finish, q quit.")
     add_board_args(p)
     add_vacant_arg(p)
-    p.add_argument("--finish", nargs="+", metavar="HOLE",
+    p.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
                    help="the finish hints aim for: one peg at HOLE, several holes, or 'any' "
                         "(default: the variant's standard goal)")
     p.add_argument("--seconds", type=float, default=10.0, metavar="S",
@@ -118,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_vacant_arg(p) -> None:
     p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
-                   help="start with every hole filled except these (e.g. --vacant a3)")
+                   help="start with every hole filled except these (e.g. --vacant a3 c1); the list ends "
+                        "at a word that is not a hole name")
 
 
 def add_board_args(p) -> None:
@@ -129,26 +192,82 @@ def add_board_args(p) -> None:
     p.add_argument("--rules", choices=RULES, help="jump rules of a drawn-text board file (default: orthogonal)")
     p.add_argument("--grid", choices=GRIDS, help="grid of a drawn-text board file (triangle = triangular rules)")
     p.add_argument("--notation", choices=STYLES, default="algebraic",
-                   help="hole names on square boards: algebraic (d4) or numeric (44)")
+                   help="hole names on square boards: algebraic (d4), numeric (two digits, column then row: "
+                        "d6 is 46) or numeric-rc (row then column: d6 is 64); also how hole numbers given "
+                        "are read (default: algebraic, numbers read column then row)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def _is_variant(name: str) -> bool:
+    try:
+        find_variant(name)
+    except UnknownVariantError:
+        return False
+    except PegsolverError:  # a family member too large, say: still a variant's name
+        return True
+    return True
+
+
 def _is_file_spec(spec: str) -> bool:
-    return "/" in spec or "\\" in spec or Path(spec).suffix != "" or Path(spec).is_file()
+    """A board argument names a file when it has a path separator or a board file's suffix;
+    else a variant name means the variant, and another name is read as a file if one exists
+    (or if it has a suffix, so that a missing file is reported as such)."""
+    if "/" in spec or "\\" in spec or Path(spec).suffix.lower() in BOARD_FILE_SUFFIXES:
+        return True
+    if _is_variant(spec):
+        if os.path.lexists(spec):
+            print(f"pegsolver: note: {spec!r} is read as the variant {find_variant(spec).name}, not as the "
+                  f"file of that name here; to read the file, write ./{spec} or --board {spec}", file=sys.stderr)
+        return False
+    return Path(spec).suffix != "" or os.path.lexists(spec)
 
 
 def check_notation(args, board: Board) -> None:
     """Refuse two-digit hole numbers before any work on a board they cannot name."""
-    if getattr(args, "notation", None) == "numeric" and board.shape.grid == "square":
+    style = getattr(args, "notation", None)
+    if style in NUMERIC_STYLES and board.shape.grid == SQUARE:
         rows = max(r for r, _ in board.shape.coords) + 1
         cols = max(c for _, c in board.shape.coords) + 1
         if rows > 9 or cols > 9:
-            raise PegsolverError(f"--notation numeric needs at most 9 rows and columns; board "
+            raise PegsolverError(f"--notation {style} needs at most 9 rows and columns; board "
                                  f"{board.shape.name!r} has {rows} rows and {cols} columns")
 
 
+def parse_holes(board: Board, names: list[str], option: str, style: str | None) -> list[int]:
+    """Hole indices of an option's hole names (two-digit numbers read as ``style`` says).
+
+    :raises UnknownHoleError: a name that is no hole; :raises PegsolverError: a hole listed twice.
+    """
+    holes = [parse_hole(board.shape, h, style) for h in names]
+    for k, h in enumerate(holes):
+        if h in holes[:k]:
+            same = [n for n, x in zip(names, holes) if x == h]
+            also = f" (as {' and '.join(same)})" if len(set(same)) > 1 else ""
+            raise PegsolverError(f"{option} lists hole {same[0]} twice{also}")
+    return holes
+
+
+def with_vacant(board: Board, names: list[str] | None, style: str | None) -> Board:
+    """``board`` with every hole filled but those ``--vacant`` names (unchanged without names)."""
+    if not names:
+        return board
+    holes = parse_holes(board, names, "--vacant", style)
+    board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in holes))
+    if board.pegs_mask == 0:
+        raise PegsolverError("--vacant leaves no peg on the board")
+    return board
+
+
 def load_start(args) -> tuple[Board, Goal | None]:
-    """The start board and the goal a board file gives (or None)."""
+    """The start board (with ``--vacant`` applied) and the goal a board file gives (or None)."""
+    board, file_goal = load_board(args)
+    board = with_vacant(board, getattr(args, "vacant", None), args.notation)
+    check_notation(args, board)
+    return board, file_goal
+
+
+def load_board(args) -> tuple[Board, Goal | None]:
+    """The board a variant name, board file or ``--board`` gives, and the file's goal (or None)."""
     spec = args.board
     if spec and args.variant:
         raise PegsolverError("give a variant name or --board FILE, not both")
@@ -174,23 +293,21 @@ def load_start(args) -> tuple[Board, Goal | None]:
                 raise BoardTextError(f"board file {spec!r}, {e}") from None
     else:
         board = find_variant(args.variant or "english").board()
-    if getattr(args, "vacant", None):  # solve and replay only
-        holes = [parse_hole(board.shape, h) for h in args.vacant]
-        board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in set(holes)))
-        if board.pegs_mask == 0:
-            raise PegsolverError("--vacant leaves no peg on the board")
-    check_notation(args, board)
     return board, file_goal
 
 
 def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
     if not args.finish:
         return file_goal or default_goal(board, args.strategy)
-    if len(args.finish) == 1 and args.finish[0].lower() in ("any", "anywhere"):
-        return Goal.anywhere()
-    for h in args.finish:
-        parse_hole(board.shape, h)  # names the bad one
-    return Goal.at(args.finish[0]) if len(args.finish) == 1 else Goal.pattern(args.finish)
+    anywhere = [w for w in args.finish if w.lower() in ("any", "anywhere")]
+    if anywhere:
+        if len(args.finish) == 1:
+            return Goal.anywhere()
+        holes = [w for w in args.finish if w not in anywhere]
+        raise PegsolverError(f"--finish {anywhere[0]} stands alone (one peg anywhere); to name the finish, "
+                             f"give only holes: --finish {' '.join(holes) or 'HOLE'}")
+    holes = parse_holes(board, args.finish, "--finish", args.notation)
+    return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
 
 
 def print_text(sol, show_boards: bool, style: str) -> None:
@@ -198,12 +315,12 @@ def print_text(sol, show_boards: bool, style: str) -> None:
     shape = sol.start.shape
     name = lambda h: hole_name(shape, h, style)  # noqa: E731
     vacant = " ".join(name(h) for h in sol.start.vacancies())
-    print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps), vacant: {vacant or 'none'}")
+    print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps), vacant: {vacant or 'none'}")
     print(f"goal: {sol.goal.describe(shape, style)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
           f"symmetries used: {st.symmetries}, direction: {st.direction}")
     if sol.solved:
-        print(f"solved: {len(sol.jumps)} jumps in {len(sol.moves)} moves")
+        print(f"solved: {plural(len(sol.jumps), 'jump')} in {plural(len(sol.moves), 'move')}")
         board = sol.start.with_pegs(sol.start.pegs_mask)
         if show_boards:
             print(board.to_text())
@@ -230,6 +347,11 @@ def print_text(sol, show_boards: bool, style: str) -> None:
 
 
 def cmd_solve(args) -> int:
+    # Options that would do nothing here are refused, not silently ignored.
+    if args.beam_width is not None and args.strategy not in ("beam", "auto"):
+        raise PegsolverError(f"--beam-width applies to --strategy beam (or auto), not to --strategy {args.strategy}")
+    if args.boards and args.json:
+        raise PegsolverError("--boards draws the boards in the text output; --json has none: use one of them")
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal)
     if args.nodes is not None and args.nodes < 1:
@@ -241,7 +363,8 @@ def cmd_solve(args) -> int:
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
     sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
-                order=args.order, backward=args.backward, beam_width=args.beam_width)
+                order=args.order, backward=args.backward,
+                beam_width=DEFAULT_BEAM_WIDTH if args.beam_width is None else args.beam_width)
     if svg_path:
         write_solution_svg(svg_path, sol, args.notation)
     if args.json:
@@ -262,7 +385,8 @@ def write_solution_svg(path: Path, sol, style: str) -> None:
     vacant = " ".join(hole_name(shape, h, style) for h in sol.start.vacancies()) or "no hole"
     heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape, style)}"
     if sol.solved:
-        text = svg.solution_svg(sol.start, sol.jumps, f"{heading}: {len(sol.jumps)} jumps in {len(sol.moves)} moves",
+        text = svg.solution_svg(sol.start, sol.jumps,
+                                f"{heading}: {plural(len(sol.jumps), 'jump')} in {plural(len(sol.moves), 'move')}",
                                 style)
     else:
         text = svg.board_svg(sol.start, f"{heading}: not solved ({sol.reason})", style)
@@ -279,14 +403,56 @@ def write_board_svgs(folder: str) -> int:
     for v in variants:
         board = v.board()
         shape = board.shape
-        title = f"{v.name}: {shape.size} holes, {' '.join(v.vacant)} vacant, goal {v.goal(shape).describe(shape)}"
+        title = (f"{v.name}: {plural(shape.size, 'hole')}, {' '.join(v.vacant)} vacant, "
+                 f"goal {v.goal(shape).describe(shape)}")
         svg.write_svg(path / f"{svg.safe_file_name(v.name)}.svg", svg.board_svg(board, title))
     return len(variants)
 
 
+def other_reading(args, base: Board, report) -> dict | None:
+    """When the move list (or ``--vacant``) holds two-digit hole numbers that read differently
+    column-row and row-column: the reading used and whether the other one is legal too."""
+    example = number_read_two_ways(base.shape, [args.moves] + (args.vacant or []))
+    if example is None:
+        return None
+    used = "numeric-rc" if args.notation == "numeric-rc" else "numeric"
+    other = "numeric" if used == "numeric-rc" else "numeric-rc"
+    try:
+        alt = replay_moves(with_vacant(base, args.vacant, other), args.moves, other)
+        other_legal = alt.error is None
+    except PegsolverError:
+        other_legal = False
+    return {"used": used, "other": other, "other_legal": other_legal, "used_legal": report.error is None,
+            "example": example}
+
+
+def reading_text(shape, reading: dict | None) -> str:
+    """The note on two readings of hole numbers, when the other one is legal too."""
+    if not reading or not reading["other_legal"]:
+        return ""
+    number = reading["example"]
+
+    def read(style):
+        try:
+            where = hole_name(shape, parse_hole(shape, number, style))
+        except PegsolverError:
+            where = "no hole"
+        return f"{STYLE_WORDS[style]} ({number} is {where}, --notation {style})"
+    if reading["used_legal"]:
+        return (f"hole numbers were read {read(reading['used'])}; read {read(reading['other'])}, the moves are "
+                "legal too: check which way the source numbers its holes")
+    return f"hole numbers were read {read(reading['used'])}; read {read(reading['other'])}, every move is legal"
+
+
 def cmd_replay(args) -> int:
-    board, _ = load_start(args)
-    report = replay_moves(board, args.moves)
+    if args.variant is None and args.board is None and _is_variant(args.moves):
+        raise PegsolverError(f"no moves to replay: {args.moves!r} names a board; give the moves after it, "
+                             f"e.g. pegsolver replay {args.moves} \"MOVE MOVE ...\"")
+    base, _ = load_board(args)
+    board = with_vacant(base, args.vacant, args.notation)
+    check_notation(args, board)
+    report = replay_moves(board, args.moves, args.notation)
+    reading = other_reading(args, base, report)
     shape = board.shape
     name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
     final = report.board
@@ -302,9 +468,10 @@ def cmd_replay(args) -> int:
             "final": [name(h) for h in final.pegs()],
             "pegs_left": final.peg_count,
             "final_board": final.to_text(),
+            "numbers": None if reading is None else {k: reading[k] for k in ("used", "other", "other_legal")},
         }))
     else:
-        print(f"board: {shape.name} ({shape.size} holes, {shape.rules} jumps)")
+        print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps)")
         for k, (text, jumps) in enumerate(report.moves, 1):
             print(f"{k:3d}. {text:<12} ok ({len(jumps)} jump{'s' * (len(jumps) != 1)})")
         if report.error is not None:
@@ -313,6 +480,8 @@ def cmd_replay(args) -> int:
         print(final.to_text())
         print(f"jumps: {len(report.jumps)}, moves: {len(group_moves(report.jumps))}, pegs left: {final.peg_count}"
               + ("" if report.error is None else " (stopped at the illegal move)"))
+        if reading_text(shape, reading):
+            print(f"note: {reading_text(shape, reading)}")
     if report.error is None:
         return EXIT_SOLVED
     return EXIT_USAGE if report.unreadable else EXIT_UNSOLVED
@@ -353,7 +522,7 @@ def cmd_classes(args) -> int:
     if args.json:
         print(json.dumps({"board": shape.name, "finishes": table}))
         return EXIT_SOLVED
-    print(f"board: {shape.name} ({shape.size} holes); one-peg finishes allowed by position class:")
+    print(f"board: {shape.name} ({plural(shape.size, 'hole')}); one-peg finishes allowed by position class:")
     width = max(len(k) for k in table)
     for vacancy, finishes in table.items():
         print(f"  {vacancy:>{width}} -> {' '.join(finishes) if finishes else 'none (impossible)'}")
@@ -514,6 +683,9 @@ def cmd_count(args) -> int:
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
+        if args.unreduced:
+            raise PegsolverError("--unreduced does not apply to --table, which counts solutions, not positions; "
+                                 "drop one of them")
         try:
             with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
                 table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
@@ -521,7 +693,7 @@ def cmd_count(args) -> int:
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason == "interrupted" else EXIT_UNSOLVED
         return print_solution_table(shape, table, args.json, name)
-    finish = parse_hole(shape, args.finish) if args.finish else None
+    finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
     with tqdm(total=board.peg_count, desc="levels", unit="", disable=None, file=sys.stderr) as bar:
         def progress(k, n):
             bar.update(1)
@@ -542,7 +714,7 @@ def print_analysis(a, name) -> None:
     vacant = " ".join(name(h) for h in a.start.vacancies())
     kind = (f"one per symmetry class ({a.symmetries} symmetries fix the start{' and finish' if a.finish else ''})"
             if a.symmetries > 1 else "every position (no symmetry used)")
-    print(f"board: {shape.name} ({shape.size} holes), vacant: {vacant or 'none'}; positions counted: {kind}")
+    print(f"board: {shape.name} ({plural(shape.size, 'hole')}), vacant: {vacant or 'none'}; positions counted: {kind}")
 
     def num(x):
         return "?" if x is None else f"{x:,}"
