@@ -1,0 +1,367 @@
+"""Faults found by users of the command line, the board text reader, play and the SVG
+pictures: each test shows one fault's expected behaviour."""
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import pegsolver
+from pegsolver import Board, BoardTextError, Goal, PegsolverError, boardfile, svg
+from pegsolver.cli import main
+from pegsolver.play import Game, PlayApp
+
+NS = "{http://www.w3.org/2000/svg}"
+SIZE = (110, 36)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv):
+    code, out, err = run(capsys, *argv, "--json")
+    return code, json.loads(out), err
+
+
+def algebraic(rc_number):
+    """Row-column two-digit hole number -> algebraic name, written here independently."""
+    return "abcdefghi"[int(rc_number[1]) - 1] + rc_number[0]
+
+
+# ---- F1: an option between the board name and the move list --------------------------
+
+def test_replay_board_option_moves(capsys):
+    code, data, _ = run_json(capsys, "replay", "english", "d2-d4")
+    assert code == 0 and data["jumps"] == ["d2-d4"]
+    code, out, _ = run(capsys, "replay", "english", "--json", "d2-d4")
+    assert code == 0 and json.loads(out)["jumps"] == ["d2-d4"] and json.loads(out)["board"] == "english"
+    code, out, _ = run(capsys, "replay", "english", "--notation", "numeric", "46-44", "--json")
+    assert code == 0 and json.loads(out)["jumps"] == ["46-44"]
+    code, out, _ = run(capsys, "replay", "triangle5", "--vacant", "3", "10-3")
+    assert code == 0 and "board: triangle5" in out and "10-3" in out and "ok (1 jump)" in out
+    code, _, err = run(capsys, "replay", "english")  # the board, and no moves
+    assert code == 2 and "no moves to replay: 'english' names a board" in err
+
+
+# ---- F2: --vacant and --finish do not swallow what follows them ----------------------
+
+def test_hole_lists_end_before_the_board_or_the_moves(capsys):
+    code, data, err = run_json(capsys, "solve", "--vacant", "a3", "french")
+    assert code == 0, err
+    assert data["board"] == "french" and data["vacant"] == ["a3"]
+    code, data, err = run_json(capsys, "replay", "english", "--vacant", "13", "15-13 34-14")
+    assert code == 0, err
+    assert data["jumps"] == ["a5-a3", "c4-a4"]
+    code, data, _ = run_json(capsys, "solve", "--finish", "any", "triangle5")
+    assert code == 0 and data["board"] == "triangle5" and data["goal"]["finish"] is None
+    # A list still takes several holes, before or after the board's name.
+    code, data, _ = run_json(capsys, "solve", "--vacant", "d4", "d2", "english", "--finish", "any")
+    assert data["vacant"] == ["d2", "d4"] and data["board"] == "english"
+    code, data, _ = run_json(capsys, "solve", "triangle5", "--finish", "1", "13", "--vacant", "4", "--nodes", "10")
+    assert data["goal"]["finish"] == ["1", "13"] and data["vacant"] == ["4"]
+
+
+# ---- F6: a start with no jump is announced at once -----------------------------------
+
+@pytest.mark.parametrize("name,vacant", [("triangle2", None), ("triangle3", 1)])
+def test_play_announces_a_start_with_no_jump(name, vacant):
+    board = pegsolver.find_variant(name).board()
+    if vacant is not None:
+        board = board.with_pegs(board.shape.full_mask & ~(1 << vacant))
+    assert not board.legal_jumps()
+
+    async def scenario():
+        app = PlayApp(board, Goal.anywhere())
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.message.startswith("No jump from this start"), app.message
+            assert f"{board.peg_count} pegs" in app.message
+            assert "undo" not in app.message.lower()
+            await pilot.press("n")  # a new game from the same dead start says so again
+            assert "No jump from this start" in app.message and "undo" not in app.message.lower()
+    asyncio.run(scenario())
+
+
+def test_restart_into_a_dead_start_says_so():
+    game = Game(pegsolver.find_variant("triangle3").board(), Goal.anywhere())
+    game.mode = "vacancy"
+    text = game.click(1)  # hole 2: no jump lands there
+    assert "No jump from this start" in text and "undo" not in text.lower()
+
+
+# ---- F7: column-row and row-column hole numbers --------------------------------------
+
+def test_numeric_rc_notation_everywhere(capsys):
+    code, data, _ = run_json(capsys, "solve", "english", "--notation", "numeric-rc")
+    _, plain, _ = run_json(capsys, "solve", "english")
+    assert code == 0 and data["vacant"] == ["44"]
+    assert [[algebraic(h) for h in j.split("-")] for j in data["jumps"]] == [j.split("-") for j in plain["jumps"]]
+    # A board that is not its own transpose: 3 rows, 4 columns.
+    _, data, _ = run_json(capsys, "classes", "rect3x4", "--notation", "numeric-rc")
+    assert "14" in data["finishes"] and "41" not in data["finishes"]
+    _, data, _ = run_json(capsys, "classes", "rect3x4", "--notation", "numeric")
+    assert "41" in data["finishes"] and "14" not in data["finishes"]
+    code, data, _ = run_json(capsys, "count", "rect3x4", "--notation", "numeric-rc", "--vacant", "12",
+                             "--finish", "14")
+    assert code == 0 and data["vacant"] == ["12"] and data["finish"] == "14"
+    code, _, err = run(capsys, "solve", "rect3x10", "--notation", "numeric-rc")
+    assert code == 2 and "--notation numeric-rc needs at most 9 rows and columns" in err
+
+
+def test_replay_reads_row_column_numbers_on_request(capsys):
+    code, data, _ = run_json(capsys, "replay", "english", "--notation", "numeric-rc", "24-44")
+    assert code == 0 and data["jumps"] == ["24-44"]
+    assert data["final_board"].splitlines()[1] == "    o . o"  # d2 jumped into d4: d2 empty
+    code, data, _ = run_json(capsys, "replay", "english", "24-44")
+    assert code == 0 and data["final_board"].splitlines()[3] == "o . . o o o o"  # b4 over c4 into d4
+
+
+def test_replay_says_when_both_readings_are_legal(capsys):
+    moves = "24-44, 32-34, 44-24, 36-34"
+    code, out, _ = run(capsys, "replay", "english", moves)
+    assert code == 0
+    assert "read column then row (24 is b4, --notation numeric)" in out
+    assert "row then column (24 is d2, --notation numeric-rc), the moves are legal too" in out
+    code, data, _ = run_json(capsys, "replay", "english", moves)
+    assert data["numbers"] == {"used": "numeric", "other": "numeric-rc", "other_legal": True}
+    code, data, _ = run_json(capsys, "replay", "english", "--notation", "numeric-rc", moves)
+    assert data["numbers"] == {"used": "numeric-rc", "other": "numeric", "other_legal": True}
+    # Legal row-column only: 33-13 is c3-c1 read row first, c3-a3 read column first.
+    code, data, _ = run_json(capsys, "replay", "english", "--vacant", "c1", "--notation", "numeric-rc", "33-13")
+    assert code == 0 and data["numbers"]["other_legal"] is False
+    code, out, _ = run(capsys, "replay", "english", "--vacant", "c1", "--notation", "numeric-rc", "33-13")
+    assert "note:" not in out
+    code, out, _ = run(capsys, "replay", "english", "--vacant", "c1", "33-13")
+    assert code == 1 and "read row then column (13 is c1, --notation numeric-rc), every move is legal" in out
+    # Names that read the same either way, or algebraic names: nothing to say.
+    assert run_json(capsys, "replay", "english", "d2-d4")[1]["numbers"] is None
+    assert run_json(capsys, "replay", "triangle5", "4-1")[1]["numbers"] is None
+
+
+# ---- F8: plurals -----------------------------------------------------------------------
+
+def test_one_jump_one_move_one_hole(tmp_path, capsys):
+    row = tmp_path / "row.txt"
+    row.write_text("o o .\n")
+    code, out, _ = run(capsys, "solve", str(row), "--svg", str(tmp_path / "row.svg"))
+    assert code == 0 and "solved: 1 jump in 1 move\n" in out
+    title = ET.parse(tmp_path / "row.svg").getroot().find(NS + "title").text
+    assert title.endswith(": 1 jump in 1 move")
+    single = tmp_path / "one.txt"
+    single.write_text("o\n")
+    code, out, _ = run(capsys, "solve", str(single))
+    assert "board: one (1 hole, orthogonal jumps)" in out and "solved: 0 jumps in 0 moves" in out
+    assert "board: one (1 hole, orthogonal jumps)" in run(capsys, "replay", str(single), "a1-a1")[1]
+    assert svg.board_svg(Board.from_text("o")).count("1 hole, 1 peg") == 2  # title and caption
+
+
+# ---- F9: '#' off the board, '*' pegs ------------------------------------------------------
+
+def test_hash_is_off_board_and_star_is_a_peg(tmp_path, capsys):
+    english = pegsolver.find_variant("english").board()
+    sites = "##ooo##\n##ooo##\nooooooo\nooo.ooo\nooooooo\n##ooo##\n##ooo##"
+    assert Board.from_text(sites) == english
+    assert Board.from_text(sites.replace("o", "*")) == english
+    assert Board.from_text(sites.replace("o", "x").replace(".", "-")) == english  # seed format with '#'
+    assert Board.from_text("# * * . *").pegs() == [0, 1, 3]
+    with pytest.raises(BoardTextError, match="both '\\*' and 'o'"):
+        Board.from_text("* * o .")
+    with pytest.raises(BoardTextError, match="both '\\*' and 'x'"):
+        Board.from_text("**x-")
+    path = tmp_path / "site.txt"
+    path.write_text(sites)
+    code, data, _ = run_json(capsys, "solve", str(path), "--finish", "d4")
+    assert code == 0 and data["vacant"] == ["d4"] and data["final"] == ["d4"]
+
+
+# ---- F10: from-over-to notation ----------------------------------------------------------
+
+def test_from_over_to_is_named_with_the_jump_meant(capsys):
+    code, out, _ = run(capsys, "replay", "triangle5", "4-2-1")
+    assert code == 1
+    assert "no jump from 4 to 2" in out and "from-over-to" in out and "write 4-1" in out
+    code, data, _ = run_json(capsys, "replay", "english", "d2-d3-d4")
+    assert code == 1 and "write d2-d4" in data["error"]["reason"]
+    code, data, _ = run_json(capsys, "replay", "triangle5", "4-2-1-3-6")  # two jumps, from-over-to
+    assert "write 4-1-6" in data["error"]["reason"]
+    code, data, _ = run_json(capsys, "replay", "english", "d2-d5")
+    assert code == 1 and "from-over-to" not in data["error"]["reason"]
+
+
+# ---- F11: a file named like a variant --------------------------------------------------------
+
+def test_a_variant_name_means_the_variant(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "english").write_text("o o .\n")
+    code, data, err = run_json(capsys, "solve", "english")
+    assert code == 0 and len(data["jumps"]) == 31
+    assert "'english' is read as the variant english" in err and "./english" in err and "--board english" in err
+    code, data, err = run_json(capsys, "solve", "./english")
+    assert code == 0 and data["jumps"] == ["a1-c1"] and err == ""
+    code, data, _ = run_json(capsys, "solve", "--board", "english")
+    assert code == 0 and data["jumps"] == ["a1-c1"]
+    (tmp_path / "myboard").write_text("o o .\n")  # not a variant's name: the file
+    assert run_json(capsys, "solve", "myboard")[1]["jumps"] == ["a1-c1"]
+    (tmp_path / "english").unlink()
+    code, _, err = run(capsys, "solve", "english", "--json")
+    assert code == 0 and err == ""
+
+
+# ---- F13: API errors are the project's -------------------------------------------------------
+
+def test_api_misuse_raises_project_errors():
+    with pytest.raises(PegsolverError, match="path"):
+        boardfile.load(None)
+    with pytest.raises(PegsolverError, match="Board"):
+        boardfile.dumps(None, None)
+    with pytest.raises(PegsolverError, match="Goal"):
+        boardfile.dumps(pegsolver.find_variant("english").board(), "d4")
+    board = pegsolver.find_variant("english").board()
+    with pytest.raises(PegsolverError, match="no jump to undo"):
+        board.pop()
+    with pytest.raises(IndexError):  # as before, for callers that caught IndexError
+        board.pop()
+
+
+def test_toml_finish_takes_triangle_numbers():
+    text = 'variant = "triangle5"\nvacant = [4]\n[goal]\nfinish = 13\n'
+    board, goal = boardfile.loads(text)
+    assert board.vacancies() == [3] and goal == Goal.at(12)
+    _, goal = boardfile.loads('variant = "triangle5"\n[goal]\nfinish = [13, 1]\n')
+    assert goal == Goal.pattern([12, 0])
+    with pytest.raises(BoardTextError, match="line 3"):
+        boardfile.loads('variant = "triangle5"\n[goal]\nfinish = true\n')
+    with pytest.raises(BoardTextError, match="no hole '16'"):
+        boardfile.loads('variant = "triangle5"\n[goal]\nfinish = 16\n')
+
+
+# ---- F14 --------------------------------------------------------------------------------------
+
+IMPORT_INTERRUPTED = r"""
+import builtins, sys
+import pegsolver                     # the package, then the command line's own imports
+if "tabulate" in sys.modules:
+    sys.exit(99)                     # nothing left to interrupt: the test would prove nothing
+real_import = builtins.__import__
+def ctrl_c(name, *args, **kwargs):
+    if name == "tabulate":
+        raise KeyboardInterrupt
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = ctrl_c
+from pegsolver.cli import main      # what the pegsolver script does
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_line_loads():
+    proc = subprocess.run([sys.executable, "-c", IMPORT_INTERRUPTED, "solve", "english"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip() == "pegsolver: interrupted"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_not_read_as_a_board(tmp_path):
+    fifo = tmp_path / "board.txt"
+    os.mkfifo(fifo)
+    for argv in (["--board", str(fifo)], [str(fifo)]):
+        try:
+            proc = subprocess.run([sys.executable, "-m", "pegsolver", "solve", *argv],
+                                  capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("reading a FIFO as a board blocked")
+        assert proc.returncode == 2
+        assert f"cannot read board file {str(fifo)!r}: not a regular file" in proc.stderr
+    with pytest.raises(BoardTextError, match="not a regular file"):
+        boardfile.load(tmp_path)  # a directory is no board file either
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve", "english", "--finish", "any", "d4"], "--finish any stands alone (one peg anywhere); to name the "
+                                                    "finish, give only holes: --finish d4"),
+    (["solve", "english", "--finish", "d4", "anywhere"], "--finish anywhere stands alone"),
+    (["solve", "english", "--vacant", "d4", "d4"], "--vacant lists hole d4 twice"),
+    (["solve", "english", "--vacant", "d4", "44"], "--vacant lists hole d4 twice (as d4 and 44)"),
+    (["solve", "english", "--vacant", "d4", "--vacant", "d4"], "--vacant lists hole d4 twice"),
+    (["solve", "english", "--finish", "d4", "d4"], "--finish lists hole d4 twice"),
+    (["solve", "english", "--strategy", "symmetry", "--beam-width", "100"],
+     "--beam-width applies to --strategy beam (or auto), not to --strategy symmetry"),
+    (["solve", "english", "--boards", "--json"], "--boards draws the boards in the text output"),
+    (["count", "triangle5", "--table", "--unreduced"], "--unreduced does not apply to --table"),
+])
+def test_options_out_of_place_are_refused(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_beam_width_with_the_beam(capsys):
+    code, data, _ = run_json(capsys, "solve", "english", "--strategy", "beam", "--beam-width", "3000")
+    assert code == 0 and data["stats"]["strategy"] == "beam"
+
+
+def test_a_move_no_jump_joins_is_illegal_not_unreadable(capsys):
+    code, out, _ = run(capsys, "replay", "english", "d2-d3")
+    assert code == 1 and "ILLEGAL: no jump from d2 to d3" in out
+    code, out, _ = run(capsys, "replay", "english", "d2-d9")
+    assert code == 2 and "UNREADABLE: no hole 'd9'" in out
+    code, out, _ = run(capsys, "replay", "english", "d2")
+    assert code == 2 and "UNREADABLE" in out
+
+
+def test_play_shows_triangle_hole_numbers():
+    board = pegsolver.find_variant("triangle5").board()
+
+    async def scenario():
+        app = PlayApp(board, Goal.anywhere())
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            rows = list(app.query(".hole-numbers"))
+            assert len(rows) == 5
+            for label in rows:
+                text = str(label.render())
+                for number in text.split():
+                    hole = app.query_one(f"#hole-{int(number) - 1}")
+                    # Right under its hole: the next line, the digits centred on the cell.
+                    assert label.region.y == hole.region.y + 1
+                    at = label.region.x + text.index(f"{number}")
+                    assert hole.region.x <= at and at + len(number) <= hole.region.x + 3
+            shown = sorted(int(n) for label in rows for n in str(label.render()).split())
+            assert shown == list(range(1, 16))
+    asyncio.run(scenario())
+
+
+def _panels(text):
+    return ET.fromstring(text).findall(f"{NS}g[@class='diagram']")
+
+
+def test_solution_svg_has_coordinates():
+    sol = pegsolver.solve("english", strategy="symmetry")
+    panels = _panels(svg.solution_svg(sol.start, sol.jumps[:3]))
+    assert len(panels) == 4
+    for g in panels:
+        holes = [(float(c.get("cx")), float(c.get("cy"))) for c in g.iter(NS + "circle") if c.get("class") == "hole"]
+        xs, ys = sorted({x for x, _ in holes}), sorted({y for _, y in holes})
+        columns = [t for t in g.iter(NS + "text") if t.get("class") == "coord column"]
+        rows = [t for t in g.iter(NS + "text") if t.get("class") == "coord row"]
+        assert [t.text for t in columns] == list("abcdefg")
+        assert [float(t.get("x")) for t in columns] == xs  # each letter over its column
+        assert all(float(t.get("y")) < ys[0] for t in columns)
+        assert [t.text for t in rows] == [str(r) for r in range(1, 8)]
+        assert [float(t.get("y")) for t in rows] == ys
+        assert all(float(t.get("x")) < xs[0] for t in rows)
+    numeric = _panels(svg.solution_svg(sol.start, sol.jumps[:1], style="numeric"))[0]
+    assert [t.text for t in numeric.iter(NS + "text") if t.get("class") == "coord column"] == list("1234567")
+
+
+def test_triangle_solution_svg_numbers_its_holes():
+    sol = pegsolver.solve("triangle5", strategy="symmetry")
+    for g in _panels(svg.solution_svg(sol.start, sol.jumps[:2])):
+        holes = [(c.get("cx"), c.get("cy")) for c in g.iter(NS + "circle") if c.get("class") == "hole"]
+        names = {(t.get("x"), t.get("y")): t.text for t in g.iter(NS + "text") if "name" in t.get("class", "")}
+        assert [names[h] for h in holes] == [str(n) for n in range(1, 16)]
