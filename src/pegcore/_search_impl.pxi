@@ -4,7 +4,7 @@
 
 from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from "Python.h":
@@ -71,6 +71,9 @@ cdef struct Ctx:
     double deadline      # monotonic seconds, 0: none
     int stop
     int32_t* path
+    int best_pegs        # fewest pegs of a dead end seen so far (MAX_HOLES + 1: none yet)
+    int best_depth
+    int32_t* best_path   # the jumps to that dead end
     DeadTable table
     # guided search only (NULL otherwise)
     int64_t iso_weight   # score of one isolated peg
@@ -229,6 +232,17 @@ cdef int pagoda_dead(Ctx* c, bits_t pegs) noexcept nogil:
     return 0
 
 
+cdef void dead_end(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # Counted, and kept when it has the fewest pegs yet: the fewest-pegs search's answer
+    # (the fewest pegs reachable are always at a dead end). Rare, so off the hot path.
+    cdef int n = popcount_bits(pegs)
+    c.dead_ends += 1
+    if n < c.best_pegs:
+        c.best_pegs = n
+        c.best_depth = depth
+        memcpy(c.best_path, c.path, depth * sizeof(int32_t))
+
+
 cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
     if c.goal_mask:
         return pegs == c.goal_mask
@@ -275,7 +289,7 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
                 return 0
     c.tests += c.njumps
     if not moved:
-        c.dead_ends += 1
+        dead_end(c, pegs, depth)
     if c.use_table:
         table_add(&c.table, key)
     return 0
@@ -305,7 +319,7 @@ cdef int seed_dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
                 if c.stop:
                     return 0
     if not moved:
-        c.dead_ends += 1
+        dead_end(c, pegs, depth)
     return goal_reached(c, pegs)
 
 
@@ -363,7 +377,7 @@ cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
         if c.stop:
             return 0
     if n == 0:
-        c.dead_ends += 1
+        dead_end(c, pegs, depth)
     if c.use_table:
         table_add(&c.table, key)
     return 0
@@ -401,7 +415,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     budget, 5 beam emptied after a cut), path (jump indices), tests, nodes, dead_ends,
     table_hits (beam: children merged with one already generated), table_entries (beam:
     positions kept over all levels), table_bytes (beam: peak bytes), table_replaced,
-    pagoda_prunes, seconds.
+    pagoda_prunes, seconds, best_pegs (the fewest pegs of a dead end met, None if none or
+    beam) and best_path (the jumps to it).
     """
     cdef Ctx c
     cdef Beam bm
@@ -438,6 +453,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
     c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
+    c.best_path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
+    c.best_pegs = MAX_HOLES + 1
     if pagodas is not None and pagodas.shape[0] > 0:
         c.npag = pagodas.shape[0]
         c.pag_lut = <int64_t*>calloc(<size_t>c.npag * c.nbytes * 256, sizeof(int64_t))
@@ -453,7 +470,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         c.kid_jump = <int32_t*>malloc((<size_t>depth_max * nj + 1) * sizeof(int32_t))
     try:
         if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
-                or c.path == NULL):
+                or c.path == NULL or c.best_path == NULL):
             raise MemoryError("search arrays")
         if scored and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
                                             or c.kid_score == NULL or c.kid_jump == NULL):
@@ -531,6 +548,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             "table_replaced": c.table.replaced,
             "pagoda_prunes": c.pagoda_prunes,
             "seconds": elapsed,
+            "best_pegs": c.best_pegs if c.best_pegs <= MAX_HOLES else None,
+            "best_path": [c.best_path[i] for i in range(c.best_depth)] if c.best_pegs <= MAX_HOLES else [],
         }
     finally:
         free(c.m2)
@@ -538,6 +557,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.slots)
         free(c.lut)
         free(c.path)
+        free(c.best_path)
         free(c.table.keys)
         free(c.jump_gain)
         free(c.beside)

@@ -22,13 +22,14 @@ from importlib import resources
 from pathlib import Path
 
 from .board import Board
-from .compile import DEFAULT_STRATEGY, ORDERS, STRATEGIES
+from .compile import AUTO, ORDERS, STRATEGIES
 from .errors import BenchError, PegsolverError
 from .goal import Goal
 from .solver import Limit, Solution, solve
 from .variants import find_variant
 
 BASELINE = "seed"        # every speed ratio is taken against this variant
+BASE = "symmetry"        # the single search whose variants (orders, backward, ...) are measured
 REFERENCE = "reference"  # the pure-Python backend, run on small problems only
 # Per-run limits of `pegsolver bench`: the node limit stops the fast strategies (so
 # their counters stay deterministic), the time limit the slow ones (pure Python, beam).
@@ -43,8 +44,8 @@ PROBLEM_KEYS = {"name", "board", "vacant", "finish", "expect", "small", "source"
 def _strategy_table() -> dict[str, dict]:
     # Built from compile.STRATEGIES and ORDERS so that a new strategy or jump order
     # shows up in the benchmark without an edit here.
-    table: dict[str, dict] = {name: {"strategy": name} for name in STRATEGIES}
-    base = DEFAULT_STRATEGY
+    table: dict[str, dict] = {name: {"strategy": name} for name in (AUTO, *STRATEGIES)}
+    base = BASE
     table[f"{base}-no-proofs"] = {"strategy": base, "proofs": False}
     own_orders = {spec[3] for spec in STRATEGIES.values()}  # already measured by a strategy
     for order in ORDERS:
@@ -55,8 +56,8 @@ def _strategy_table() -> dict[str, dict]:
     return table
 
 
-# name -> keyword arguments of solve(), in the order the reports list them: every core
-# strategy as solve() runs it (proofs on), then the default strategy without proofs,
+# name -> keyword arguments of solve(), in the order the reports list them: the auto
+# portfolio and every core strategy as solve() runs them (proofs on), then BASE without proofs,
 # in each other static jump order, backward, and in the pure-Python reference backend.
 BENCH_STRATEGIES: dict[str, dict] = _strategy_table()
 

@@ -57,3 +57,17 @@ def class_finishes(shape: Shape, pegs_mask: int) -> list[Hole]:
         return list(range(shape.size))
     target = position_class(shape, pegs_mask)
     return [h for h in range(shape.size) if position_class(shape, 1 << h) == target]
+
+
+def class_allows_pegs(shape: Shape, pegs_mask: int, k: int) -> bool:
+    """Whether some set of ``k`` holes lies in the class of ``pegs_mask`` (always True
+    without classes): k pegs anywhere is impossible otherwise."""
+    if not has_classes(shape):
+        return True
+    # reach[j]: the classes of the sets of j holes among those seen so far
+    reach = [{position_class(shape, 0)}] + [set() for _ in range(k)]
+    for h in range(shape.size):
+        c = hole_class(shape, h)
+        for j in range(min(k, h + 1), 0, -1):
+            reach[j] |= {tuple(a ^ b for a, b in zip(prev, c)) for prev in reach[j - 1]}
+    return position_class(shape, pegs_mask) in reach[k]

@@ -22,6 +22,8 @@ STRATEGIES: dict[str, tuple[int, bool, bool, str, str]] = {
     "beam": (3, False, True, "table", "centre"),
 }
 STRATEGY_HELP = {
+    "auto": ("proofs, then a portfolio of the strategies below (guided, beam, static orders, forward and "
+             "backward) restarted with growing budgets until one answers or proves"),
     "seed": "the seed article's search: row-by-row scan, directions W N E S, no table",
     "dfs": "depth-first search in jump-table order, no table",
     "table": "dfs + a table of positions proven dead",
@@ -32,7 +34,11 @@ STRATEGY_HELP = {
     "beam": ("level by level, keeping the best --beam-width positions of each (scored as guided, merged "
              "up to symmetry); a proof only when no level was cut"),
 }
-DEFAULT_STRATEGY = "symmetry"
+# "auto" is no search of its own: the proofs, then a portfolio of the strategies above
+# with growing budgets (pegsolver.portfolio).
+AUTO = "auto"
+SOLVE_STRATEGIES = (AUTO, *STRATEGIES)
+DEFAULT_STRATEGY = AUTO
 # Positions the beam keeps per level unless told otherwise: wide enough for diamond
 # 41 d2 -> f2 (found with 20,000), small enough to take well under a second.
 DEFAULT_BEAM_WIDTH = 20_000
@@ -93,12 +99,18 @@ def centre_distance(shape: Shape) -> list[float]:
 ORDERS = ("table", "outside-in", "down", "up", "right", "left")
 
 
-def jump_order(shape: Shape, order: str) -> list[int]:
+def jump_order(shape: Shape, order: str | tuple[int, ...]) -> list[int]:
     """Indices into ``shape.jumps`` in the order a search tries them (ties: table order).
 
-    :raises PegsolverError: an order not in ``ORDERS``.
+    :param order: a name of ``ORDERS``, or a permutation of ``range(len(shape.jumps))``
+        (the portfolio's random orders).
+    :raises PegsolverError: an order not in ``ORDERS``, or not a permutation.
     """
     jumps = shape.jumps
+    if not isinstance(order, str):
+        if sorted(order) != list(range(len(jumps))):
+            raise PegsolverError(f"a jump order must list each of the board's {len(jumps)} jumps once")
+        return list(order)
     if order == "table":
         return list(range(len(jumps)))
     if order == "outside-in":
@@ -124,7 +136,7 @@ def hole_weights(shape: Shape, kind: str) -> list[int]:
 
 
 def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=(),
-                    order: str | None = None, beam_width: int = DEFAULT_BEAM_WIDTH) -> Problem:
+                    order: str | tuple[int, ...] | None = None, beam_width: int = DEFAULT_BEAM_WIDTH) -> Problem:
     code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size

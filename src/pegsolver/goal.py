@@ -1,6 +1,7 @@
 """Goals: what the final position of a solution must look like."""
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from .errors import GoalError
@@ -8,9 +9,24 @@ from .geometry import Hole, Shape
 from .notation import hole_name, parse_hole
 
 
-def _check_hole_type(hole) -> None:
-    if isinstance(hole, bool) or not isinstance(hole, (int, str)):
-        raise GoalError(f"a goal hole is a name like 'd4' or a 0-based index, not {hole!r}")
+def _whole(x, what: str) -> int:
+    """``x`` as an int (numpy integers too, via ``operator.index``), bools refused."""
+    if isinstance(x, bool):
+        raise GoalError(f"{what} must be a whole number, not {x!r}")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise GoalError(f"{what} must be a whole number, not {x!r}") from None
+
+
+def _hole(hole) -> Hole | str:
+    """A goal hole as a name (str) or a 0-based index (int; numpy integers too)."""
+    if isinstance(hole, str):
+        return hole
+    try:
+        return _whole(hole, "a goal hole")
+    except GoalError:
+        raise GoalError(f"a goal hole is a name like 'd4' or a 0-based index, not {hole!r}") from None
 
 
 def plural(n: int, word: str) -> str:
@@ -20,9 +36,10 @@ def plural(n: int, word: str) -> str:
 
 @dataclass(frozen=True)
 class Goal:
-    """A finish: ``pegs`` pegs anywhere, or exactly the holes in ``finish``.
+    """A finish: ``pegs`` pegs anywhere, exactly the holes in ``finish``, or (``fewest_pegs``)
+    as few pegs as the start can be reduced to.
 
-    Build with :meth:`anywhere`, :meth:`at` or :meth:`pattern`. Holes are hole names
+    Build with :meth:`anywhere`, :meth:`at`, :meth:`pattern` or :meth:`fewest`. Holes are hole names
     (``"d4"``, ``"13"`` on a triangle: strings) or 0-based hole indices (ints, as
     ``board.hole("d4")`` returns); names are resolved against the board by
     :meth:`resolve`, which :func:`pegsolver.solve` calls.
@@ -30,11 +47,21 @@ class Goal:
 
     pegs: int = 1
     finish: frozenset[Hole | str] | None = None
+    fewest_pegs: bool = False
+
+    @classmethod
+    def fewest(cls) -> Goal:
+        """As few pegs as possible, anywhere: :func:`pegsolver.solve` returns a finish it
+        proves minimal (every smaller count impossible), or says what it could prove."""
+        return cls(pegs=1, fewest_pegs=True)
 
     @classmethod
     def anywhere(cls, pegs: int = 1) -> Goal:
-        """``pegs`` pegs left, on any holes."""
-        return cls(pegs=pegs)
+        """``pegs`` pegs left, on any holes (an int, numpy integers too).
+
+        :raises GoalError: ``pegs`` is not a whole number.
+        """
+        return cls(pegs=_whole(pegs, "a goal's peg count"))
 
     @classmethod
     def at(cls, hole: Hole | str) -> Goal:
@@ -42,8 +69,7 @@ class Goal:
 
         :raises GoalError: ``hole`` is neither a string nor an int.
         """
-        _check_hole_type(hole)
-        return cls(pegs=1, finish=frozenset([hole]))
+        return cls(pegs=1, finish=frozenset([_hole(hole)]))
 
     @classmethod
     def pattern(cls, holes) -> Goal:
@@ -51,14 +77,9 @@ class Goal:
 
         :raises GoalError: a hole listed twice.
         """
-        if isinstance(holes, (str, int)):  # one hole, not an iterable of them
+        if isinstance(holes, str) or not hasattr(holes, "__iter__"):  # one hole, not an iterable of them
             holes = [holes]
-        try:
-            holes = list(holes)
-        except TypeError:
-            raise GoalError(f"goal pattern must be a list of holes, not {holes!r}") from None
-        for h in holes:
-            _check_hole_type(h)
+        holes = [_hole(h) for h in holes]
         if len(set(holes)) != len(holes):
             raise GoalError(f"goal pattern lists a hole twice: {holes!r}")
         return cls(pegs=len(holes), finish=frozenset(holes))
@@ -107,6 +128,12 @@ class Goal:
             raise GoalError(f"the goal leaves {plural(self.pegs, 'peg')} but the start has only {start}")
 
     def reached(self, pegs_mask: int) -> bool:
+        """Whether a position (bitboard) is a finish of this goal.
+
+        :raises GoalError: a fewest-pegs goal, whose finish is known only once solved.
+        """
+        if self.fewest_pegs:
+            raise GoalError("a fewest-pegs goal has no fixed finish: solve it to learn the fewest")
         if self.finish is not None:
             return pegs_mask == self.finish_mask()
         return pegs_mask.bit_count() == self.pegs
@@ -114,12 +141,16 @@ class Goal:
     def describe(self, shape: Shape, style: str = "algebraic") -> str:
         """The goal in words, e.g. ``one peg at d4`` (hole names in ``style``)."""
         count = "one peg" if self.pegs == 1 else f"{self.pegs} pegs"
+        if self.fewest_pegs:
+            return "the fewest pegs possible, anywhere"
         if self.finish is None:
             return f"{count} anywhere"
         names = " ".join(hole_name(shape, h, style) for h in sorted(self.finish))
         return f"{count} at {names}"
 
     def to_json(self, shape: Shape, style: str = "algebraic") -> dict:
+        if self.fewest_pegs:
+            return {"pegs": None, "finish": None, "fewest": True, "text": self.describe(shape, style)}
         return {"pegs": self.pegs,
                 "finish": None if self.finish is None else [hole_name(shape, h, style) for h in sorted(self.finish)],
                 "text": self.describe(shape, style)}

@@ -92,6 +92,14 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
 
     children = by_score if problem.strategy_code == STRATEGY_GUIDED else in_table_order
 
+    fewest_seen = {"pegs": None, "path": []}
+
+    def dead_end(pegs: int) -> None:
+        # the fewest pegs of a dead end met, and the jumps to it, as the core keeps them
+        counters["dead_ends"] += 1
+        if fewest_seen["pegs"] is None or pegs.bit_count() < fewest_seen["pegs"]:
+            fewest_seen["pegs"], fewest_seen["path"] = pegs.bit_count(), list(path)
+
     def dfs(pegs: int) -> bool:
         visit()
         if pegs.bit_count() <= goal_count:
@@ -110,7 +118,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
                 return True
             path.pop()
         if not moved:
-            counters["dead_ends"] += 1
+            dead_end(pegs)
         if problem.use_table:
             dead.add(key)
         return False
@@ -130,7 +138,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
                         return True
                     path.pop()
         if not moved:
-            counters["dead_ends"] += 1
+            dead_end(pegs)
         return reached(pegs)
 
     def beam(start: int) -> bool:
@@ -203,4 +211,6 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> dict:
         "table_bytes": 0,
         "table_replaced": 0,
         "seconds": time.monotonic() - t0,
+        "best_pegs": None if problem.strategy_code == STRATEGY_BEAM else fewest_seen["pegs"],
+        "best_path": [] if problem.strategy_code == STRATEGY_BEAM else fewest_seen["path"],
     }

@@ -2,14 +2,24 @@
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 
 from . import pagoda, reference
 from ._core import core_for
 from .board import Board
-from .classes import class_finishes, has_classes, position_class
-from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, MAX_BEAM_WIDTH, STRATEGIES, compile_problem, goal_symmetries
+from .classes import class_allows_pegs, class_finishes, has_classes, position_class
+from .compile import (
+    AUTO,
+    DEFAULT_BEAM_WIDTH,
+    DEFAULT_STRATEGY,
+    MAX_BEAM_WIDTH,
+    SOLVE_STRATEGIES,
+    STRATEGIES,
+    compile_problem,
+    goal_symmetries,
+)
 from .errors import GoalError, PegsolverError
 from .geometry import Jump
 from .goal import Goal
@@ -50,17 +60,42 @@ class Limit:
     table_bytes: int = DEFAULT_TABLE_BYTES
 
     def __post_init__(self):
-        def whole(x):
-            return isinstance(x, int) and not isinstance(x, bool)
-
-        if self.nodes is not None and not (whole(self.nodes) and 1 <= self.nodes < MAX_COUNT):
+        # numpy integers and floats are taken too, stored as plain int and float
+        nodes = None if self.nodes is None else as_whole(self.nodes)
+        if self.nodes is not None and not (nodes is not None and 1 <= nodes < MAX_COUNT):
             raise PegsolverError(f"node limit must be a whole number from 1 to {MAX_COUNT - 1}, not {self.nodes!r}")
-        if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
-                                         or not 0 < self.seconds < math.inf):
+        seconds = None if self.seconds is None else as_seconds(self.seconds)
+        if self.seconds is not None and seconds is None:
             raise PegsolverError(f"time limit must be a positive, finite number of seconds, not {self.seconds!r}")
-        if not (whole(self.table_bytes) and 1024 <= self.table_bytes <= MAX_TABLE_BYTES):
+        table = as_whole(self.table_bytes)
+        if not (table is not None and 1024 <= table <= MAX_TABLE_BYTES):
             raise PegsolverError(f"table budget must be a whole number of bytes from 1024 to {MAX_TABLE_BYTES}, "
                                  f"not {self.table_bytes!r}")
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "seconds", seconds)
+        object.__setattr__(self, "table_bytes", table)
+
+
+def as_whole(x) -> int | None:
+    """``x`` as an int (numpy integers too, via ``operator.index``); None for anything
+    else, bools included."""
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
+def as_seconds(x) -> float | None:
+    """``x`` as positive, finite seconds (ints, floats, numpy numbers); None otherwise."""
+    if isinstance(x, (bool, str, bytes)):
+        return None
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if 0 < x < math.inf else None
 
 
 @dataclass(frozen=True)
@@ -71,7 +106,10 @@ class Stats:
     stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
     loop; ``symmetries`` the size of the symmetry group used (1 = none);
     ``pagoda_prunes`` positions dropped because a pagoda function fell below the goal's;
-    ``direction`` ``"forward"``, or ``"backward"`` when the dual problem was searched."""
+    ``direction`` ``"forward"``, or ``"backward"`` when the dual problem was searched;
+    ``member`` the portfolio member that answered (strategy ``"auto"``, e.g. ``"guided
+    backward"``; empty otherwise) and ``runs`` the searches made (every counter above sums
+    them; the table counters are the answering run's)."""
 
     strategy: str
     backend: str
@@ -85,6 +123,8 @@ class Stats:
     seconds: float
     pagoda_prunes: int = 0
     direction: str = "forward"
+    member: str = ""
+    runs: int = 1
 
 
 @dataclass
@@ -98,6 +138,12 @@ class Solution:
     memory budget), ``"beam"`` (the beam strategy kept too few positions to find a
     solution) or ``"interrupted"`` (Ctrl-C); these last five prove nothing.
     Truthy exactly when solved.
+
+    For ``Goal.fewest()``: solved when ``jumps`` end in a position with the fewest pegs the
+    start can be reduced to, proved (``explanation`` says how); unsolved under a limit,
+    ``jumps`` may still hold the best finish found. ``closest``: the jumps to the dead end
+    with the fewest pegs a depth-first search met (empty after a proof, a beam or a
+    backward search).
     """
 
     start: Board
@@ -107,15 +153,22 @@ class Solution:
     jumps: list[Jump]
     stats: Stats
     explanation: str = ""
+    closest: list[Jump] = field(default_factory=list)
     final: Board = field(init=False)
 
     def __post_init__(self):
         board = self.start.with_pegs(self.start.pegs_mask)
         for j in self.jumps:
             board.push(j)  # raises IllegalJumpError if the core returned nonsense
-        if self.solved and not self.goal.reached(board.pegs_mask):
+        if self.solved and self.goal.fewest_pegs:
+            if board.legal_jumps():  # a jump left would leave fewer pegs
+                raise RuntimeError("internal error: the fewest-pegs finish found still has a jump")
+        elif self.solved and not self.goal.reached(board.pegs_mask):
             raise RuntimeError("internal error: the solution found does not reach the goal")
         self.final = board
+        probe = self.start.with_pegs(self.start.pegs_mask)
+        for j in self.closest:
+            probe.push(j)
 
     def __bool__(self) -> bool:
         return self.solved
@@ -147,7 +200,7 @@ class Solution:
             "goal": self.goal.to_json(shape, style),
             "jumps": self.jump_names(style),
             "moves": self.move_names(style),
-            "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved else None,
+            "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
             "stats": asdict(self.stats),
         }
 
@@ -182,6 +235,9 @@ def class_obstacle(board: Board, goal: Goal) -> str | None:
     if goal.pegs == 1 and not class_finishes(shape, board.pegs_mask):
         return (f"no single hole is in the start's position class ({kind}), so no jump sequence "
                 f"can leave one peg anywhere")
+    if goal.pegs > 1 and not class_allows_pegs(shape, board.pegs_mask, goal.pegs):
+        return (f"no set of {goal.pegs} holes is in the start's position class ({kind}), so no jump "
+                f"sequence can leave {goal.pegs} pegs")
     return None
 
 
@@ -215,14 +271,19 @@ def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
-          order: str | None = None, backward: bool = False, beam_width: int = DEFAULT_BEAM_WIDTH) -> Solution:
+          order: str | None = None, backward: bool = False, beam_width: int | None = None) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
     :param goal: a :class:`Goal`, or a hole name for one peg there; default: the
         variant's standard goal (for the seed strategy the seed's: one peg anywhere).
-    :param strategy: one of ``STRATEGIES`` (see ``compile.STRATEGY_HELP``).
+        ``Goal.fewest()`` asks for the fewest pegs the start can be reduced to: the
+        answer is solved only when every smaller count is proved impossible.
+    :param strategy: ``"auto"`` (the default: proofs, then a portfolio of the others with
+        growing budgets, see :mod:`pegsolver.portfolio`) or one of ``STRATEGIES`` (see
+        ``compile.STRATEGY_HELP``), which runs that one search alone.
     :param limit: nodes, seconds and table memory; None: no limits, default table.
+        With ``"auto"`` the nodes and seconds bound all its searches together.
         Ctrl-C also stops the search: the result then says ``"interrupted"`` (no
         KeyboardInterrupt is raised).
     :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
@@ -230,13 +291,15 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         when they forbid the problem, and prune the search with pagoda functions when the
         goal names its holes; False searches with neither (to measure the search alone).
     :param order: the static jump order to try (``compile.ORDERS``); default: the
-        strategy's. Not used by the seed scan or the guided sort.
+        strategy's (``"auto"``: every order). Not used by the seed scan or the guided sort.
     :param backward: search the dual problem instead, by complement duality: from the
         complement of the finish to the complement of the start; its jumps in reverse
         order solve the original (the goal must name its holes).
-    :param beam_width: positions the ``"beam"`` strategy keeps per level (1 to 2**32 - 1);
-        its memory (levels kept for the path, plus one level's children and their keys:
-        about 30 bytes a child) counts against ``limit.table_bytes``.
+    :param beam_width: positions the ``"beam"`` strategy keeps per level (1 to 2**32 - 1;
+        None: 20,000); its memory (levels kept for the path, plus one level's children and
+        their keys: about 30 bytes a child) counts against ``limit.table_bytes``.
+        ``"auto"`` doubles its beam's width every round up to this (None: until the
+        memory budget stops it).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -245,10 +308,11 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     :raises PegsolverError: unknown strategy or backend, or a beam width out of range.
     """
     board = resolve_board(board)
-    if isinstance(beam_width, bool) or not isinstance(beam_width, int) or not 1 <= beam_width <= MAX_BEAM_WIDTH:
+    width = None if beam_width is None else as_whole(beam_width)
+    if beam_width is not None and (width is None or not 1 <= width <= MAX_BEAM_WIDTH):
         raise PegsolverError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, not {beam_width!r}")
-    if strategy not in STRATEGIES:
-        raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if strategy not in SOLVE_STRATEGIES:
+        raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if limit is not None and not isinstance(limit, Limit):
@@ -263,64 +327,105 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal.check(shape, board.pegs_mask)
     if backward and goal.finish is None:
         raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
+    run = Run(strategy, limit, backend, proofs, order, width)
     try:
-        return _search(board, goal, strategy, limit, backend, proofs, order, backward, beam_width)
+        if goal.fewest_pegs:
+            from .fewest import solve_fewest  # it calls solve() for each peg count
+            return solve_fewest(board, run)
+        return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
-        stats = Stats(strategy=strategy, backend=backend, symmetries=1, tests=0, nodes=0, dead_ends=0,
-                      table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
-                      direction="backward" if backward else "forward")
-        return Solution(board.with_pegs(board.pegs_mask), goal, False, "interrupted", [], stats,
-                        STOP_EXPLANATIONS["interrupted"])
+        return unsolved(board, goal, "interrupted", empty_stats(strategy, backend, backward=backward))
 
 
-def _search(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
-            order: str | None, backward: bool, beam_width: int) -> Solution:
-    # solve() once its arguments are checked and the goal resolved.
-    shape = board.shape
-    proof = impossibility(board, goal) if proofs else None
-    if backward and not proof:  # a proof is stated for the problem as asked, not its dual
-        return _solve_backward(board, goal, strategy, limit, backend, proofs, order, beam_width)
-    prune = proofs and goal.finish is not None and STRATEGIES[strategy][0] != 0  # not in the seed search
-    problem = compile_problem(shape, board.pegs_mask, goal, strategy,
-                              pagoda.pruning_set(shape, goal.finish_mask()) if prune and not proof else (), order,
-                              beam_width)
-    if proof:
-        stats = Stats(strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1, tests=0, nodes=0,
-                      dead_ends=0, table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
-                      direction="backward" if backward else "forward")
-        return Solution(board.with_pegs(board.pegs_mask), goal, False, proof[0], [], stats, proof[1])
-    if backend == "core":
-        core = core_for(shape.size, shape.name)
-        out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
-                          problem.goal_holes, problem.goal_count, problem.nholes,
-                          problem.strategy_code, problem.use_table, limit.nodes or 0,
-                          limit.seconds or 0.0, limit.table_bytes,
-                          weights=problem.weights, iso_weight=problem.iso_weight,
-                          pagodas=problem.pagodas, thresholds=problem.thresholds,
-                          beam_width=problem.beam_width)
-    else:
-        out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
-    stats = Stats(
-        strategy=strategy, backend=backend, symmetries=len(problem.perms) + 1,
-        tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
-        table_hits=out["table_hits"], table_entries=out["table_entries"],
-        table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
-    jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
-    reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
-    return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
-                    STOP_EXPLANATIONS.get(reason, ""))
+@dataclass(frozen=True)
+class Run:
+    """How to search, once ``solve``'s arguments are checked: the strategy, limits, backend,
+    whether to use proofs, the static order and the beam width."""
+
+    strategy: str
+    limit: Limit
+    backend: str = "core"
+    proofs: bool = True
+    order: str | tuple[int, ...] | None = None
+    beam_width: int | None = None  # None: DEFAULT_BEAM_WIDTH, or no cap for "auto"
+
+    def solve(self, board: Board, goal: Goal, backward: bool = False) -> Solution:
+        """The answer for a resolved, checked goal: proofs, then the search."""
+        proof = impossibility(board, goal) if self.proofs else None
+        if proof:  # a proof is stated for the problem as asked, not its dual
+            stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
+            return unsolved(board, goal, proof[0], stats, proof[1])
+        if self.strategy == AUTO:
+            from .portfolio import solve_auto  # the portfolio runs this class's searches
+            return solve_auto(board, goal, self, backward)
+        if backward:
+            dual_board, dual_goal = dual(board, goal)
+            return from_dual(board, goal, self.search(dual_board, dual_goal))
+        return self.search(board, goal)
+
+    def symmetries(self, board: Board, goal: Goal) -> int:
+        """Size of the symmetry group the strategy keys positions by (1: none)."""
+        uses = self.strategy == AUTO or STRATEGIES[self.strategy][2]
+        return len(goal_symmetries(board.shape, goal)) if uses else 1
+
+    def search(self, board: Board, goal: Goal) -> Solution:
+        """One search of the strategy, forward, without the up-front proofs (pagoda
+        pruning still follows ``proofs``)."""
+        shape = board.shape
+        prune = self.proofs and goal.finish is not None and STRATEGIES[self.strategy][0] != 0  # not the seed's
+        problem = compile_problem(shape, board.pegs_mask, goal, self.strategy,
+                                  pagoda.pruning_set(shape, goal.finish_mask()) if prune else (), self.order,
+                                  self.beam_width or DEFAULT_BEAM_WIDTH)
+        limit = self.limit
+        if self.backend == "core":
+            core = core_for(shape.size, shape.name)
+            out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
+                              problem.goal_holes, problem.goal_count, problem.nholes,
+                              problem.strategy_code, problem.use_table, limit.nodes or 0,
+                              limit.seconds or 0.0, limit.table_bytes,
+                              weights=problem.weights, iso_weight=problem.iso_weight,
+                              pagodas=problem.pagodas, thresholds=problem.thresholds,
+                              beam_width=problem.beam_width)
+        else:
+            out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
+        stats = Stats(
+            strategy=self.strategy, backend=self.backend, symmetries=len(problem.perms) + 1,
+            tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
+            table_hits=out["table_hits"], table_entries=out["table_entries"],
+            table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
+        jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
+        closest = [shape.jumps[problem.order[j]] for j in out["best_path"]]
+        reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
+        return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
+                        STOP_EXPLANATIONS.get(reason, ""), closest)
 
 
-def _solve_backward(board: Board, goal: Goal, strategy: str, limit: Limit, backend: str, proofs: bool,
-                    order: str | None, beam_width: int) -> Solution:
-    # Complement duality: a jump sequence from S to F, read backward, leads from the
-    # complement of F to the complement of S.
+def empty_stats(strategy: str, backend: str, symmetries: int = 1, backward: bool = False) -> Stats:
+    """Stats of an answer that searched nothing (a proof, or Ctrl-C before the search)."""
+    return Stats(strategy=strategy, backend=backend, symmetries=symmetries, tests=0, nodes=0, dead_ends=0,
+                 table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
+                 direction="backward" if backward else "forward", runs=0)
+
+
+def unsolved(board: Board, goal: Goal, reason: str, stats: Stats, explanation: str | None = None) -> Solution:
+    """An answer without a solution; the explanation defaults to the stop's."""
+    return Solution(board.with_pegs(board.pegs_mask), goal, False, reason, [], stats,
+                    STOP_EXPLANATIONS.get(reason, "") if explanation is None else explanation)
+
+
+def dual(board: Board, goal: Goal) -> tuple[Board, Goal]:
+    """The dual problem by complement duality: a jump sequence from S to F, read
+    backward, leads from the complement of F to the complement of S (the goal must name
+    its holes)."""
     full = board.shape.full_mask
-    dual = solve(board.with_pegs(full & ~goal.finish_mask()),
-                 Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1),
-                 strategy, limit, backend, proofs, order, beam_width=beam_width)
-    return Solution(board.with_pegs(board.pegs_mask), goal, dual.solved, dual.reason, dual.jumps[::-1],
-                    replace(dual.stats, direction="backward"), dual.explanation)
+    return (board.with_pegs(full & ~goal.finish_mask()),
+            Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1))
+
+
+def from_dual(board: Board, goal: Goal, answer: Solution) -> Solution:
+    """The answer to the original problem from its dual's (jumps in reverse order)."""
+    return Solution(board.with_pegs(board.pegs_mask), goal, answer.solved, answer.reason, answer.jumps[::-1],
+                    replace(answer.stats, direction="backward"), answer.explanation)
 
 
 __all__ = ["Limit", "Stats", "Solution", "solve", "goal_symmetries"]

@@ -1,0 +1,89 @@
+"""``Goal.fewest()``: the fewest pegs a start can be reduced to, with the proof.
+
+Every jump removes one peg, so a start that can reach k pegs can reach every count
+between k and its own: "k pegs anywhere is impossible" settles every smaller count too.
+The answer is therefore the smallest k whose "k pegs anywhere" is solvable, and its proof
+is that k - 1 pegs is impossible. The position classes give a first bound at once (the
+French centre start cannot end with one peg, so it starts at two); then a search for k
+pegs either finds them, or exhausts every reachable position. An exhaustive depth-first
+search also meets every dead end, and the fewest pegs reachable always lie at one (a
+position with a jump left leads to fewer), so its closest dead end is the answer.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from .board import Board
+from .goal import Goal, plural
+from .solver import Limit, Run, Solution, Stats, empty_stats, impossibility, unsolved
+
+PROOF_REASONS = ("position class", "pagoda", "exhausted")
+
+
+def solve_fewest(board: Board, run: Run) -> Solution:
+    """The fewest pegs ``board`` can be reduced to: a solved :class:`Solution` whose jumps
+    end there, proved minimal; or, stopped by a limit, what was proved.
+
+    :param run: how to search each peg count (strategy, limits, backend, proofs); the
+        limits bound all the searches together.
+    """
+    t0 = time.perf_counter()
+    goal = Goal.fewest()
+    n = board.peg_count
+    total = empty_stats(run.strategy, run.backend)
+    proof = ""
+    k = 1
+    while True:
+        sub = _remaining(run, total, t0)
+        if sub is None:
+            reason = "time limit" if run.limit.seconds and time.perf_counter() - t0 >= run.limit.seconds \
+                else "node limit"
+            return _stopped(board, goal, total, t0, reason, k, proof)
+        answer = sub.solve(board, Goal.anywhere(k))
+        total = _add(total, answer.stats)
+        if answer.solved:
+            why = (f"{plural(k - 1, 'peg')} cannot be reached: {proof}" if k > 1 else "one peg is the least possible")
+            return _done(board, goal, answer.jumps, total, t0, f"{plural(k, 'peg')} is the fewest; {why}")
+        if answer.reason == "exhausted" and answer.closest:
+            left = n - len(answer.closest)
+            return _done(board, goal, answer.closest, total, t0,
+                         f"{plural(left, 'peg')} is the fewest: the search went through every position "
+                         f"reachable from the start, and none has fewer pegs")
+        if answer.reason not in PROOF_REASONS:
+            return _stopped(board, goal, total, t0, answer.reason, k, proof)
+        proof, k = answer.explanation, k + 1
+
+
+def _remaining(run: Run, total: Stats, t0: float) -> Run | None:
+    # the caller's limits less what the earlier peg counts spent (None: nothing left)
+    limit = run.limit
+    nodes = seconds = None
+    if limit.nodes is not None:
+        nodes = limit.nodes - total.nodes
+        if nodes <= 0:
+            return None
+    if limit.seconds is not None:
+        seconds = limit.seconds - (time.perf_counter() - t0)
+        if seconds <= 0:
+            return None
+    return replace(run, limit=Limit(nodes=nodes, seconds=seconds, table_bytes=limit.table_bytes))
+
+
+def _add(total: Stats, s: Stats) -> Stats:
+    return replace(s, tests=total.tests + s.tests, nodes=total.nodes + s.nodes,
+                   dead_ends=total.dead_ends + s.dead_ends, table_hits=total.table_hits + s.table_hits,
+                   pagoda_prunes=total.pagoda_prunes + s.pagoda_prunes, runs=total.runs + s.runs)
+
+
+def _done(board: Board, goal: Goal, jumps, total: Stats, t0: float, explanation: str) -> Solution:
+    stats = replace(total, seconds=time.perf_counter() - t0)
+    return Solution(board.with_pegs(board.pegs_mask), goal, True, "solved", list(jumps), stats, explanation)
+
+
+def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: str, k: int, proof: str) -> Solution:
+    known = f"fewer than {plural(k, 'peg')} is impossible ({proof}); " if k > 1 else ""
+    text = f"{known}the {reason} stopped the search for {plural(k, 'peg')}; nothing more proved"
+    if reason == "interrupted":
+        text = f"{known}Ctrl-C stopped the search for {plural(k, 'peg')}; nothing more proved"
+    return unsolved(board, goal, reason, replace(total, seconds=time.perf_counter() - t0), text)

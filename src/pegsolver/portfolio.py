@@ -1,0 +1,213 @@
+"""The ``auto`` strategy: the proofs, then a portfolio of searches with growing budgets.
+
+No single search order suits every board: depth-first search in one fixed jump order
+solves the English board in a thousand nodes and stalls for minutes on triangle 11, which
+the guided search solves at once; only the beam solves diamond 41. So ``auto`` runs the
+members below round after round, each with a node budget that doubles every round (the
+classic schedule for restarting deterministic searches of unknown length: the total work
+is at most a constant times the work of the member that answers with the smallest
+budget):
+
+- ``guided``, forward and (for a finish that names its holes) backward by complement
+  duality, with the largest budgets;
+- ``beam``, its width doubling every round from 500 (its work grows with the width);
+- ``symmetry`` in each static jump order (or only the one asked for), forward, and in
+  table order backward;
+- ``symmetry`` in a random jump order, a new order at every restart, with the budgets of
+  Luby's universal sequence (M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of Las
+  Vegas algorithms", Information Processing Letters 47, 1993), since each restart is a
+  fresh random try. Its seeds are fixed, so a run is reproducible.
+
+A member that finishes within its budget settles the problem: a solution, or a proof
+(every depth-first member is exhaustive, and a beam that never cut a level is too). As the
+budgets grow without bound, some member always finishes, so ``auto`` is complete: the
+exhaustive search comes last by itself. The first member to settle the problem answers;
+``Stats.member`` names it, and the counters sum the work of every run.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .board import Board
+from .compile import ORDERS
+from .goal import Goal
+from .solver import Limit, Run, Solution, Stats, dual, empty_stats, from_dual, unsolved
+
+BASE_NODES = 20_000      # a weight-1 member's budget in round 0
+BEAM_FIRST_WIDTH = 500   # the beam's width in round 0
+BEAM_MAX_WIDTH = 1 << 22  # wider beams need gigabytes; past this the beam drops out
+RANDOM_SEED = 1          # the random orders' seeds are RANDOM_SEED + restart number
+PROVED = ("exhausted",)  # a member's stop that proves there is no solution
+
+
+@dataclass(frozen=True)
+class Member:
+    """One search of the portfolio: a core strategy, a jump order, a direction, and its
+    share of each round's node budget (``weight`` times the round's base)."""
+
+    strategy: str
+    order: str | None = None
+    backward: bool = False
+    weight: int = 1
+    random_order: bool = False
+
+    @property
+    def name(self) -> str:
+        words = [self.strategy]
+        if self.random_order:
+            words.append("random order")
+        elif self.order:
+            words.append(f"order {self.order}")
+        if self.backward:
+            words.append("backward")
+        return " ".join(words)
+
+
+def members(goal: Goal, order: str | None = None, backward: bool = False) -> list[Member]:
+    """The portfolio for ``goal``, in the order each round runs it.
+
+    :param order: only this static order for the static-order members (default: all).
+    :param backward: only the backward members (the caller asked for backward search).
+    """
+    named = goal.finish is not None
+    orders = [order] if order else [o for o in ORDERS]
+    forward = [Member("guided", weight=4), Member("beam")]
+    forward += [Member("symmetry", o, weight=3 if order else 1) for o in orders]
+    forward.append(Member("symmetry", random_order=True))
+    back = [Member("guided", backward=True, weight=2), Member("beam", backward=True),
+            Member("symmetry", order or "table", backward=True)] if named else []
+    if backward:
+        return back
+    # guided both ways first: the cheapest answers on most boards
+    return forward[:1] + back[:1] + forward[1:] + back[1:]
+
+
+def luby(i: int) -> int:
+    """Term ``i`` (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, ..."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+@dataclass
+class Tally:
+    """Work summed over the portfolio's runs."""
+
+    tests: int = 0
+    nodes: int = 0
+    dead_ends: int = 0
+    table_hits: int = 0
+    pagoda_prunes: int = 0
+    runs: int = 0
+    table_entries: int = 0  # the largest of any run (each run has its own table)
+    table_bytes: int = 0
+
+    def add(self, s: Stats) -> None:
+        self.tests += s.tests
+        self.nodes += s.nodes
+        self.dead_ends += s.dead_ends
+        self.table_hits += s.table_hits
+        self.pagoda_prunes += s.pagoda_prunes
+        self.runs += 1
+        self.table_entries = max(self.table_entries, s.table_entries)
+        self.table_bytes = max(self.table_bytes, s.table_bytes)
+
+
+def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False,
+               progress: Callable[[str, int, int, float], None] | None = None) -> Solution:
+    """Run the portfolio on a problem the proofs did not settle.
+
+    :param run: the caller's settings; its limit bounds all the runs together (nodes
+        summed, seconds of wall time), its order and beam width bound the members'.
+    :param progress: called before each run as ``progress(member name, round, nodes so
+        far, seconds so far)``.
+    :returns: the first member's answer that settles the problem, with ``stats.member``
+        naming it; or, stopped by a limit or Ctrl-C, an unsolved answer that says what ran.
+    """
+    t0 = time.perf_counter()
+    limit = run.limit
+    deadline = t0 + limit.seconds if limit.seconds else None
+    tally = Tally()
+    plan = members(goal, run.order if isinstance(run.order, str) else None, backward)
+    dual_problem = dual(board, goal) if goal.finish is not None else None
+    beam_cap = min(run.beam_width, BEAM_MAX_WIDTH) if run.beam_width else BEAM_MAX_WIDTH
+    dropped: set[Member] = set()
+    widest = {}  # member -> the largest budget or width it ran with, for the stop message
+    n_jumps = len(board.shape.jumps)
+    rnd = 0
+    while True:
+        live = [m for m in plan if m not in dropped]
+        if not live:  # every member dropped out (beams over memory): nothing else to try
+            return _stopped(board, goal, run, tally, t0, "memory limit", widest)
+        for m in live:
+            budget = BASE_NODES * m.weight * (luby(rnd + 1) if m.random_order else 1 << rnd)
+            width = None
+            if m.strategy == "beam":
+                width = min(BEAM_FIRST_WIDTH << rnd, beam_cap)
+                if widest.get(m.name) == width:  # ran at its cap already
+                    dropped.add(m)
+                    continue
+                budget = None  # the width bounds a beam's work
+            if limit.nodes is not None:
+                left = limit.nodes - tally.nodes
+                if left <= 0:
+                    return _stopped(board, goal, run, tally, t0, "node limit", widest)
+                budget = left if budget is None else min(budget, left)
+            seconds = None
+            if deadline is not None:
+                seconds = deadline - time.perf_counter()
+                if seconds <= 0:
+                    return _stopped(board, goal, run, tally, t0, "time limit", widest)
+            if progress:
+                progress(m.name, rnd, tally.nodes, time.perf_counter() - t0)
+            order = tuple(random.Random(RANDOM_SEED + rnd).sample(range(n_jumps), n_jumps)) \
+                if m.random_order else m.order
+            member_run = replace(run, strategy=m.strategy, order=order, beam_width=width or run.beam_width,
+                                 limit=Limit(nodes=budget, seconds=seconds, table_bytes=limit.table_bytes))
+            if m.backward:
+                answer = from_dual(board, goal, member_run.search(*dual_problem))
+            else:
+                answer = member_run.search(board, goal)
+            tally.add(answer.stats)
+            widest[m.name] = width or budget
+            reason = answer.reason
+            if answer.solved or reason in PROVED:
+                return _answered(answer, m, tally, t0)
+            if reason == "interrupted":
+                return _stopped(board, goal, run, tally, t0, reason, widest)
+            if reason == "memory limit":
+                dropped.add(m)
+            # "node limit", "beam" and "time limit": the next round (or the deadline) decides
+        rnd += 1
+
+
+def _answered(answer: Solution, m: Member, tally: Tally, t0: float) -> Solution:
+    stats = replace(answer.stats, strategy="auto", tests=tally.tests, nodes=tally.nodes,
+                    dead_ends=tally.dead_ends, table_hits=tally.table_hits, pagoda_prunes=tally.pagoda_prunes,
+                    seconds=time.perf_counter() - t0, member=m.name, runs=tally.runs)
+    explanation = answer.explanation
+    if not answer.solved:
+        explanation = f"{explanation} (by the {m.name} search)"
+    return replace(answer, stats=stats, explanation=explanation)
+
+
+def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason: str,
+             widest: dict) -> Solution:
+    stats = replace(empty_stats("auto", run.backend, run.symmetries(board, goal)),
+                    tests=tally.tests, nodes=tally.nodes, dead_ends=tally.dead_ends, table_hits=tally.table_hits,
+                    pagoda_prunes=tally.pagoda_prunes, seconds=time.perf_counter() - t0, runs=tally.runs,
+                    table_entries=tally.table_entries, table_bytes=tally.table_bytes)
+    tried = ", ".join(f"{name} to {'width' if name.startswith('beam') else 'nodes'} {n:,}"
+                      for name, n in widest.items())
+    cause = {"interrupted": "Ctrl-C stopped", "memory limit": "the memory budget stopped"}.get(
+        reason, f"the {reason} stopped")
+    text = (f"{cause} the portfolio after {tally.runs} searches ({tried or 'none'}) and "
+            f"{tally.nodes:,} nodes; nothing proved")
+    if reason in ("time limit", "node limit"):
+        text += "; a larger limit lets the budgets grow further"
+    return unsolved(board, goal, reason, stats, text)
