@@ -150,13 +150,13 @@ def test_one_jump_one_move_one_hole(tmp_path, capsys):
     row = tmp_path / "row.txt"
     row.write_text("o o .\n")
     code, out, _ = run(capsys, "solve", str(row), "--svg", str(tmp_path / "row.svg"))
-    assert code == 0 and "solved: 1 jump in 1 move\n" in out
+    assert code == 0 and "solved: 1 jump in 1 move, 1 peg left\n" in out
     title = ET.parse(tmp_path / "row.svg").getroot().find(NS + "title").text
     assert title.endswith(": 1 jump in 1 move")
     single = tmp_path / "one.txt"
     single.write_text("o\n")
     code, out, _ = run(capsys, "solve", str(single))
-    assert "board: one (1 hole, orthogonal jumps)" in out and "solved: 0 jumps in 0 moves" in out
+    assert "board: one (1 hole, orthogonal jumps)" in out and "solved: 0 jumps in 0 moves, 1 peg left" in out
     assert "board: one (1 hole, orthogonal jumps)" in run(capsys, "replay", str(single), "a1-a1")[1]
     assert svg.board_svg(Board.from_text("o")).count("1 hole, 1 peg") == 2  # title and caption
 

@@ -13,6 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+PROOFS = ("position class", "pagoda", "exhausted")  # stops of solve() that prove no solution exists
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from tabulate import tabulate
@@ -21,7 +22,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from . import analysis, bench, boardfile, report, svg
     from .board import Board
     from .classes import class_finishes, has_classes
-    from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, STRATEGIES, STRATEGY_HELP
+    from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
     from .errors import BoardTextError, CoreMissingError, PegsolverError, UnknownVariantError
     from .geometry import GRIDS, RULES, SQUARE
     from .goal import Goal, plural
@@ -37,7 +38,7 @@ DEFAULT_SECONDS = 60.0
 BOARD_FILE_SUFFIXES = (".toml", ".txt")
 HOLE_LISTS = ("vacant", "finish")  # options taking several holes
 # A word that may be a hole name: d4, aa12, 44, 105 (triangles), or the finish 'any'.
-_HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere", re.IGNORECASE)
+_HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere|fewest", re.IGNORECASE)
 
 
 def package_version() -> str:
@@ -107,8 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_args(s)
     add_vacant_arg(s)
     s.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
-                   help="goal: one peg at HOLE, the exact pattern of several holes, or 'any' for one peg anywhere")
-    s.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY,
+                   help="goal: one peg at HOLE, the exact pattern of several holes, 'any' for one peg anywhere "
+                        "(--pegs K for K pegs anywhere), or 'fewest': the fewest pegs the start can be reduced "
+                        "to, proved")
+    s.add_argument("--pegs", type=int, metavar="K", help="with --finish any (or no --finish): leave K pegs anywhere")
+    s.add_argument("--strategy", choices=list(SOLVE_STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
     s.add_argument("--backward", action="store_true",
                    help="search backward by complement duality: from the complement of the finish to the "
@@ -297,9 +301,22 @@ def load_board(args) -> tuple[Board, Goal | None]:
 
 
 def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
+    pegs = getattr(args, "pegs", None)
+    if pegs is not None:
+        if args.finish and [w.lower() for w in args.finish] not in (["any"], ["anywhere"]):
+            raise PegsolverError(f"--pegs {pegs} leaves pegs anywhere: use it alone or with --finish any, "
+                                 f"not with --finish {' '.join(args.finish)}")
+        if pegs < 1:
+            raise PegsolverError(f"--pegs must be at least 1, not {pegs}")
+        return Goal.anywhere(pegs)
     if not args.finish:
         return file_goal or default_goal(board, args.strategy)
-    anywhere = [w for w in args.finish if w.lower() in ("any", "anywhere")]
+    special = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]
+    if special and len(args.finish) == 1 and special[0].lower() == "fewest":
+        if getattr(args, "command", "solve") != "solve":
+            raise PegsolverError("--finish fewest is a question for solve; here give a hole or 'any'")
+        return Goal.fewest()
+    anywhere = special
     if anywhere:
         if len(args.finish) == 1:
             return Goal.anywhere()
@@ -319,8 +336,13 @@ def print_text(sol, show_boards: bool, style: str) -> None:
     print(f"goal: {sol.goal.describe(shape, style)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
           f"symmetries used: {st.symmetries}, direction: {st.direction}")
-    if sol.solved:
-        print(f"solved: {plural(len(sol.jumps), 'jump')} in {plural(len(sol.moves), 'move')}")
+    if st.member:
+        print(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
+    if sol.goal.fewest_pegs and (sol.solved or sol.jumps):
+        print(("fewest pegs: " if sol.solved else "not proved: ") + sol.explanation)
+    if sol.solved or sol.jumps:
+        print(f"{'solved' if sol.solved else 'best found'}: {plural(len(sol.jumps), 'jump')} in "
+              f"{plural(len(sol.moves), 'move')}, {plural(sol.final.peg_count, 'peg')} left")
         board = sol.start.with_pegs(sol.start.pegs_mask)
         if show_boards:
             print(board.to_text())
@@ -331,19 +353,25 @@ def print_text(sol, show_boards: bool, style: str) -> None:
                     board.push(j)
                 print(board.to_text() + "\n")
         print("final: " + " ".join(name(h) for h in sol.final.pegs()))
-    elif sol.reason == "exhausted":
-        print("no solution: every position reachable from the start was searched")
-    elif sol.reason in ("position class", "pagoda"):
-        print(f"impossible: {sol.explanation}")
-    elif sol.reason == "beam":
-        print("not solved: the beam kept too few positions per level to reach the goal (a wider "
-              "--beam-width may); nothing proved")
-    else:
-        why = {"interrupted": "Ctrl-C"}.get(sol.reason, f"the {sol.reason}")
-        print(f"not solved: stopped by {why} before a solution was found; nothing proved")
+    if not sol.solved:
+        print(unsolved_text(sol))
     print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
           f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
           f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  seconds {st.seconds:.6f}")
+
+
+def unsolved_text(sol) -> str:
+    """Why a solve() answer is not solved, for the text output."""
+    if sol.reason in PROOFS:
+        return f"impossible: {sol.explanation}"
+    if sol.stats.strategy == "auto" or sol.goal.fewest_pegs:  # the explanation says what ran
+        return f"not solved: {sol.explanation}"
+    if sol.reason == "beam":
+        return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
+                "--beam-width may); nothing proved")
+    why = {"interrupted": "Ctrl-C"}.get(sol.reason, f"the {sol.reason}")
+    return (f"not solved: stopped by {why} before a solution was found; nothing proved "
+            f"(the default strategy, auto, tries the other strategies too)")
 
 
 def cmd_solve(args) -> int:
@@ -362,9 +390,14 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
-    sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
-                order=args.order, backward=args.backward,
-                beam_width=DEFAULT_BEAM_WIDTH if args.beam_width is None else args.beam_width)
+    with tqdm(desc="searching", unit=" runs", disable=None, leave=False, file=sys.stderr,
+              bar_format="{desc}: {postfix}") as bar:  # a status line on a terminal only
+        def progress(p):
+            fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
+            rate = p.nodes / p.seconds if p.seconds > 0 else 0
+            bar.set_postfix_str(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
+        sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
+                    order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress)
     if svg_path:
         write_solution_svg(svg_path, sol, args.notation)
     if args.json:

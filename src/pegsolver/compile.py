@@ -22,8 +22,8 @@ STRATEGIES: dict[str, tuple[int, bool, bool, str, str]] = {
     "beam": (3, False, True, "table", "centre"),
 }
 STRATEGY_HELP = {
-    "auto": ("proofs, then a portfolio of the strategies below (guided, beam, static orders, forward and "
-             "backward) restarted with growing budgets until one answers or proves"),
+    "auto": ("proofs, then a portfolio of the other strategies (guided, beam, static and random orders, "
+             "forward and backward) restarted with growing budgets until one answers or proves"),
     "seed": "the seed article's search: row-by-row scan, directions W N E S, no table",
     "dfs": "depth-first search in jump-table order, no table",
     "table": "dfs + a table of positions proven dead",

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .board import Board
@@ -94,6 +93,20 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
+@dataclass(frozen=True)
+class Progress:
+    """Where the portfolio stands, given to ``solve(progress=...)`` before each run:
+    the member about to run, the round, the runs, nodes and seconds so far, and the fewest
+    pegs of a dead end met so far (None before any)."""
+
+    member: str
+    round: int
+    runs: int
+    nodes: int
+    seconds: float
+    fewest_left: int | None
+
+
 @dataclass
 class Tally:
     """Work summed over the portfolio's runs."""
@@ -106,8 +119,13 @@ class Tally:
     runs: int = 0
     table_entries: int = 0  # the largest of any run (each run has its own table)
     table_bytes: int = 0
+    fewest_left: int | None = None  # the fewest pegs of a dead end any run met
 
-    def add(self, s: Stats) -> None:
+    def add(self, answer: Solution) -> None:
+        s = answer.stats
+        if answer.closest:
+            left = answer.start.peg_count - len(answer.closest)
+            self.fewest_left = left if self.fewest_left is None else min(self.fewest_left, left)
         self.tests += s.tests
         self.nodes += s.nodes
         self.dead_ends += s.dead_ends
@@ -118,26 +136,31 @@ class Tally:
         self.table_bytes = max(self.table_bytes, s.table_bytes)
 
 
-def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False,
-               progress: Callable[[str, int, int, float], None] | None = None) -> Solution:
+def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False) -> Solution:
     """Run the portfolio on a problem the proofs did not settle.
 
     :param run: the caller's settings; its limit bounds all the runs together (nodes
         summed, seconds of wall time), its order and beam width bound the members'.
-    :param progress: called before each run as ``progress(member name, round, nodes so
-        far, seconds so far)``.
     :returns: the first member's answer that settles the problem, with ``stats.member``
         naming it; or, stopped by a limit or Ctrl-C, an unsolved answer that says what ran.
     """
     t0 = time.perf_counter()
+    tally = Tally()
+    widest: dict[str, int] = {}  # member name -> the largest budget or width it ran with
+    try:
+        return _portfolio(board, goal, run, backward, t0, tally, widest)
+    except KeyboardInterrupt:  # between two runs (in one, the core stops itself)
+        return _stopped(board, goal, run, tally, t0, "interrupted", widest)
+
+
+def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, tally: Tally,
+               widest: dict) -> Solution:
     limit = run.limit
     deadline = t0 + limit.seconds if limit.seconds else None
-    tally = Tally()
     plan = members(goal, run.order if isinstance(run.order, str) else None, backward)
     dual_problem = dual(board, goal) if goal.finish is not None else None
     beam_cap = min(run.beam_width, BEAM_MAX_WIDTH) if run.beam_width else BEAM_MAX_WIDTH
     dropped: set[Member] = set()
-    widest = {}  # member -> the largest budget or width it ran with, for the stop message
     n_jumps = len(board.shape.jumps)
     rnd = 0
     while True:
@@ -163,8 +186,9 @@ def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False,
                 seconds = deadline - time.perf_counter()
                 if seconds <= 0:
                     return _stopped(board, goal, run, tally, t0, "time limit", widest)
-            if progress:
-                progress(m.name, rnd, tally.nodes, time.perf_counter() - t0)
+            if run.progress:
+                run.progress(Progress(m.name, rnd, tally.runs, tally.nodes, time.perf_counter() - t0,
+                                      tally.fewest_left))
             order = tuple(random.Random(RANDOM_SEED + rnd).sample(range(n_jumps), n_jumps)) \
                 if m.random_order else m.order
             member_run = replace(run, strategy=m.strategy, order=order, beam_width=width or run.beam_width,
@@ -173,7 +197,7 @@ def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False,
                 answer = from_dual(board, goal, member_run.search(*dual_problem))
             else:
                 answer = member_run.search(board, goal)
-            tally.add(answer.stats)
+            tally.add(answer)
             widest[m.name] = width or budget
             reason = answer.reason
             if answer.solved or reason in PROVED:

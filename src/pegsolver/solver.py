@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 
@@ -271,7 +272,8 @@ def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
-          order: str | None = None, backward: bool = False, beam_width: int | None = None) -> Solution:
+          order: str | None = None, backward: bool = False, beam_width: int | None = None,
+          progress: Callable | None = None) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -300,6 +302,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         their keys: about 30 bytes a child) counts against ``limit.table_bytes``.
         ``"auto"`` doubles its beam's width every round up to this (None: until the
         memory budget stops it).
+    :param progress: with ``"auto"``, called before each of its searches with a
+        :class:`pegsolver.portfolio.Progress` (for a status line).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -327,7 +331,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     goal.check(shape, board.pegs_mask)
     if backward and goal.finish is None:
         raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
-    run = Run(strategy, limit, backend, proofs, order, width)
+    run = Run(strategy, limit, backend, proofs, order, width, progress)
     try:
         if goal.fewest_pegs:
             from .fewest import solve_fewest  # it calls solve() for each peg count
@@ -348,6 +352,7 @@ class Run:
     proofs: bool = True
     order: str | tuple[int, ...] | None = None
     beam_width: int | None = None  # None: DEFAULT_BEAM_WIDTH, or no cap for "auto"
+    progress: Callable | None = None
 
     def solve(self, board: Board, goal: Goal, backward: bool = False) -> Solution:
         """The answer for a resolved, checked goal: proofs, then the search."""
