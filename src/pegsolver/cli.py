@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "? stopped at the time limit (nothing proved).")
     add_board_args(t)
     t.add_argument("--seconds", type=float, default=120.0, metavar="S",
-                   help="time limit of the final search of one problem; 0 for none (default: 120)")
+                   help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")
 
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")

@@ -1,11 +1,10 @@
 """Single-vacancy tables: for every start with one hole empty and every one-peg finish,
 a solution or a proof that there is none.
 
-Each pair is settled by the cheapest argument that works: position class, a pagoda
-certificate, then search: a short guided search (finds most solutions fast), short
-symmetry searches in four other jump orders, then the symmetry search with pagoda pruning
-in table order, which either finds a solution or exhausts every position and so proves
-none exists. Pairs that a board symmetry maps onto each other
+Each pair is settled by :func:`pegsolver.solve` with its default strategy, ``auto``: the
+cheapest argument that works (position class, a pagoda certificate), then its portfolio of
+searches with growing budgets, which either finds a solution or exhausts every position
+and so proves none exists. Pairs that a board symmetry maps onto each other
 are solved once; so are a pair and its dual: by complement duality (playing from S to F
 is playing backward from the complement of F to the complement of S), vacancy v -> finish
 f and vacancy f -> finish v stand or fall together, and one's jumps in reverse order are
@@ -20,14 +19,8 @@ from dataclasses import dataclass, field
 from .board import Board
 from .geometry import Hole, Jump
 from .goal import Goal
-from .solver import Limit, Solution, solve
+from .solver import Limit, solve
 
-GUIDED_FIRST_SECONDS = 1.0
-# Then short searches in other static orders: a solution one order misses for minutes
-# another may find at once (French d3 -> d5: 4.4M nodes landing downward first, over a
-# billion in table order).
-ORDER_SECONDS = 2.0
-PORTFOLIO = ("down", "up", "right", "left")
 # One-letter marks for the printed table.
 MARKS = {"solved": "S", "position class": "c", "pagoda": "p", "exhausted": "x"}
 
@@ -63,19 +56,6 @@ def _known(shape, done: dict, v: Hole, f: Hole) -> Entry | None:
     return None
 
 
-def _settle(start: Board, goal: Goal, seconds: float | None) -> tuple[Solution, int]:
-    """The answer for one pair and the nodes spent on it."""
-    nodes = 0
-    tries = [("guided", None, GUIDED_FIRST_SECONDS)] + [("symmetry", o, ORDER_SECONDS) for o in PORTFOLIO]
-    for strategy, order, limit in tries:
-        sol = solve(start, goal, strategy=strategy, limit=Limit(seconds=limit), order=order)
-        nodes += sol.stats.nodes
-        if sol.reason != "time limit":
-            return sol, nodes
-    sol = solve(start, goal, strategy="symmetry", limit=Limit(seconds=seconds))  # finds one or proves none
-    return sol, nodes + sol.stats.nodes
-
-
 def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
     """Check a (possibly mapped) solution: legal jumps ending with one peg on f."""
     b = board.with_pegs(board.shape.full_mask & ~(1 << v))
@@ -89,7 +69,7 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
                          progress: Callable[[int, int], None] | None = None) -> list[Entry]:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
-    :param seconds_per_problem: time limit of the final search of one pair (None: none).
+    :param seconds_per_problem: time limit of one pair's search, in seconds (None: none).
     :param progress: called as ``progress(done, total)`` after each pair.
     :returns: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes of them; after
         Ctrl-C, the pairs settled so far and the interrupted one last.
@@ -104,8 +84,9 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
             entry = _known(shape, done, v, f)
             if entry is None:
                 t0 = time.perf_counter()
-                sol, nodes = _settle(board.with_pegs(full & ~(1 << v)), Goal.at(f), seconds_per_problem)
-                entry = Entry(v, f, sol.reason, sol.jumps, nodes, time.perf_counter() - t0)
+                sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f),
+                            limit=Limit(seconds=seconds_per_problem))
+                entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0)
             if entry.reason == "solved":
                 _replay(board, v, f, entry.jumps)
             done[(v, f)] = entry
