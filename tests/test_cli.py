@@ -129,7 +129,8 @@ def test_ctrl_c_stops_the_search_and_reports(tmp_path):
 
 
 def test_ctrl_c_stops_a_whole_table():
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "table", "french", "--seconds", "0"],
+    # diamond e1 is settled by no member in minutes, so the table is still running
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "table", "diamond", "--seconds", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)

@@ -266,6 +266,18 @@ def test_ctrl_c_while_the_command_line_loads():
     assert proc.stderr.strip() == "pegsolver: interrupted"
 
 
+def test_ctrl_c_while_numpy_loads():
+    # The package itself loads its parts on first use, so numpy comes in inside the
+    # command line's guarded imports, and a Ctrl-C there ends as quietly.
+    script = IMPORT_INTERRUPTED.replace('"tabulate"', '"numpy"')
+    proc = subprocess.run([sys.executable, "-c", script, "solve", "english"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip() == "pegsolver: interrupted"
+    lazy = subprocess.run([sys.executable, "-c", "import sys, pegsolver; sys.exit('numpy' in sys.modules)"])
+    assert lazy.returncode == 0
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_is_not_read_as_a_board(tmp_path):
     fifo = tmp_path / "board.txt"

@@ -5,24 +5,34 @@
 >>> sol.solved, len(sol.jumps), sol.final.pegs() == [sol.start.hole("d4")]
 (True, 31, True)
 """
-from . import boardfile
-from .board import Board
-from .compile import DEFAULT_STRATEGY, STRATEGIES
-from .errors import (
-                     BoardTextError,
-                     BoardTooLargeError,
-                     CoreMissingError,
-                     GoalError,
-                     IllegalJumpError,
-                     InvalidJumpError,
-                     PegsolverError,
-                     UnknownHoleError,
-                     UnknownVariantError,
-)
-from .geometry import Jump, Shape
-from .goal import Goal
-from .solver import Limit, Solution, Stats, solve
-from .variants import VARIANTS, Variant, find_variant
+import importlib
+
+# Names are loaded on first use (PEP 562), so that importing the package, and the command
+# line's start, cost little, and a Ctrl-C during the start is caught by the command line.
+_SOURCES = {
+    "Board": "board", "Shape": "geometry", "Jump": "geometry", "Goal": "goal", "Limit": "solver",
+    "Solution": "solver", "Stats": "solver", "solve": "solver", "Variant": "variants", "VARIANTS": "variants",
+    "find_variant": "variants", "STRATEGIES": "compile", "DEFAULT_STRATEGY": "compile",
+    "PegsolverError": "errors", "BoardTextError": "errors", "BoardTooLargeError": "errors",
+    "UnknownVariantError": "errors", "UnknownHoleError": "errors", "InvalidJumpError": "errors",
+    "IllegalJumpError": "errors", "GoalError": "errors", "CoreMissingError": "errors",
+}
+
+
+def __getattr__(name: str):
+    if name in _SOURCES:
+        value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
+    elif name == "boardfile":
+        value = importlib.import_module(".boardfile", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __version__ = "0.1.0"
 
