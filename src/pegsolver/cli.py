@@ -390,12 +390,13 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
     limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
-    with tqdm(desc="searching", unit=" runs", disable=None, leave=False, file=sys.stderr,
-              bar_format="{desc}: {postfix}") as bar:  # a status line on a terminal only
+    with tqdm(desc="searching", disable=None, leave=False, file=sys.stderr,
+              bar_format="{desc}") as bar:  # a status line, on a terminal only
         def progress(p):
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
-            bar.set_postfix_str(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
+            bar.set_description_str(f"searching: round {p.round}, {p.member}, {p.nodes:,} nodes, "
+                                    f"{rate:,.0f} nodes/s{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                     order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress)
     if svg_path:
