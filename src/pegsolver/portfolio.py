@@ -158,7 +158,10 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
     limit = run.limit
     deadline = t0 + limit.seconds if limit.seconds else None
     plan = members(goal, run.order if isinstance(run.order, str) else None, backward)
-    dual_problem = dual(board, goal) if goal.finish is not None else None
+    # a start with no vacancy has no dual (its complement is empty): forward members only
+    dual_problem = dual(board, goal) if goal.finish is not None and board.vacancies() else None
+    if dual_problem is None:
+        plan = [m for m in plan if not m.backward] or [Member("symmetry")]
     beam_cap = min(run.beam_width, BEAM_MAX_WIDTH) if run.beam_width else BEAM_MAX_WIDTH
     dropped: set[Member] = set()
     n_jumps = len(board.shape.jumps)

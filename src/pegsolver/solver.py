@@ -166,10 +166,7 @@ class Solution:
                 raise RuntimeError("internal error: the fewest-pegs finish found still has a jump")
         elif self.solved and not self.goal.reached(board.pegs_mask):
             raise RuntimeError("internal error: the solution found does not reach the goal")
-        self.final = board
-        probe = self.start.with_pegs(self.start.pegs_mask)
-        for j in self.closest:
-            probe.push(j)
+        self.final = board  # closest is replayed where it becomes an answer's jumps (fewest pegs)
 
     def __bool__(self) -> bool:
         return self.solved
