@@ -377,3 +377,69 @@ def test_triangle_solution_svg_numbers_its_holes():
         holes = [(c.get("cx"), c.get("cy")) for c in g.iter(NS + "circle") if c.get("class") == "hole"]
         names = {(t.get("x"), t.get("y")): t.text for t in g.iter(NS + "text") if "name" in t.get("class", "")}
         assert [names[h] for h in holes] == [str(n) for n in range(1, 16)]
+
+
+# ---- a second new-user review ------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [["solve", "english", "--strategy", "nope", "--json"],
+                                  ["solve", "english", "--nodes", "x", "--json"],
+                                  ["solve", "english", "--json", "--bogus"]])
+def test_json_usage_errors_print_json(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "error" in json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve", "--board", ""], "empty board file name after --board"),
+    (["replay", "--board", "", "d2-d4"], "empty board file name after --board"),
+    (["solve", "english", "--strategy", "seed", "--order", "down"], "--order does nothing with --strategy seed"),
+    (["solve", "english", "--strategy", "dfs", "--table-mb", "1"], "--table-mb does nothing with --strategy dfs"),
+    (["solve", "english", "--finish", "fewest", "d4"], "--finish fewest stands alone (the fewest pegs possible)"),
+    (["bench", "--problems", "french-a3-any", "--strategies", "reference"], "nothing to run: reference on "
+                                                                             "french-a3-any"),
+])
+def test_inputs_a_second_user_found(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err
+
+
+def test_too_large_drawn_board_names_its_file(tmp_path, capsys):
+    big = tmp_path / "sq12.txt"
+    big.write_text("\n".join(["o" * 12] * 12) + "\n")
+    code, _, err = run(capsys, "solve", str(big))
+    assert code == 2 and f"board file {str(big)!r}" in err and "128" in err
+
+
+def test_api_order_hole_twice_and_with_vacant():
+    with pytest.raises(PegsolverError, match="unknown jump order 'sideways'"):
+        pegsolver.solve("english", order="sideways")
+    board = pegsolver.find_variant("english").board()
+    with pytest.raises(PegsolverError, match="lists a hole twice"):
+        Goal.pattern([16, "d4"]).resolve(board.shape)
+    start = board.with_vacant("c1", 1)  # c1 is hole 0, d1 hole 1
+    assert start.vacancies() == [0, 1] and start.peg_count == 31
+    with pytest.raises(PegsolverError, match="given twice"):
+        board.with_vacant("c1", 0)
+    assert board.with_vacant("d4") == board
+    for bad in [(), ("d4", "d4"), ("zz",), (99,)]:
+        with pytest.raises(PegsolverError):
+            board.with_vacant(*bad)
+
+
+def test_header_comes_before_the_search(capsys):
+    code, out, _ = run(capsys, "solve", "english")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("board: english") and lines[1] == "goal: one peg at d4"
+    assert lines[2].startswith("strategy: auto")
+
+
+def test_early_interrupt_keeps_the_symmetries(monkeypatch):
+    from pegsolver import solver
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(solver, "impossibility", interrupted)
+    sol = pegsolver.solve("english")
+    assert sol.reason == "interrupted" and sol.stats.symmetries == 8

@@ -1,11 +1,19 @@
 """A board: a shape and the pegs on it, with legal jumps, apply/undo and text I/O."""
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import BoardTextError, IllegalJumpError, InvalidJumpError, NothingToUndoError, UnknownHoleError
+from .errors import (
+    BoardTextError,
+    IllegalJumpError,
+    InvalidJumpError,
+    NothingToUndoError,
+    PegsolverError,
+    UnknownHoleError,
+)
 from .geometry import Hole, Jump, Shape, grid_for
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
@@ -70,6 +78,32 @@ class Board:
     def with_pegs(self, pegs_mask: Bitboard) -> Board:
         """A new board on the same shape with other pegs and no history."""
         return Board(self.shape, pegs_mask, self.variant)
+
+    def with_vacant(self, *holes: Hole | str) -> Board:
+        """A new board with every hole filled but ``holes`` (names like ``"c1"``, or 0-based
+        indices): ``find_variant("french").board().with_vacant("c1")`` is the c1 start.
+
+        :raises UnknownHoleError: a name or index that is no hole of this board.
+        :raises PegsolverError: no hole given, a hole given twice, or every hole vacant.
+        """
+        if not holes:
+            raise PegsolverError("with_vacant needs at least one hole to leave empty")
+        index = [self.hole(h) if isinstance(h, str) else self._index(h) for h in holes]
+        if len(set(index)) != len(index):
+            raise PegsolverError(f"a vacant hole is given twice: {list(holes)!r}")
+        if len(index) == self.shape.size:
+            raise PegsolverError(f"leaving every hole of board {self.shape.name!r} empty leaves no peg")
+        return self.with_pegs(self.shape.full_mask & ~sum(1 << h for h in index))
+
+    def _index(self, hole) -> Hole:
+        try:
+            h = operator.index(hole) if not isinstance(hole, bool) else None
+        except TypeError:
+            h = None
+        if h is None or not 0 <= h < self.shape.size:
+            raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
+                                   f"{hole_name(self.shape, 0)!r} or indices 0..{self.shape.size - 1})")
+        return h
 
     # ---- queries -------------------------------------------------------------
     def pegs(self) -> list[Hole]:

@@ -23,7 +23,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from .board import Board
     from .classes import class_finishes, has_classes
     from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
-    from .errors import BoardTextError, CoreMissingError, PegsolverError, UnknownVariantError
+    from .errors import BoardTextError, BoardTooLargeError, CoreMissingError, PegsolverError, UnknownVariantError
     from .geometry import GRIDS, RULES, SQUARE
     from .goal import Goal, plural
     from .notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
@@ -48,7 +48,19 @@ def package_version() -> str:
         return "(not installed)"
 
 
-class CommandParser(argparse.ArgumentParser):
+class JsonErrorParser(argparse.ArgumentParser):
+    """A parser whose usage errors also reach stdout as ``{"error": ...}`` when the command
+    line asks for ``--json``, as every other error does."""
+
+    wants_json = False  # set by main() for the whole command line
+
+    def error(self, message):
+        if JsonErrorParser.wants_json:
+            print(json.dumps({"error": message}))
+        super().error(message)
+
+
+class CommandParser(JsonErrorParser):
     """A subcommand's parser. Options and positionals mix in any order (``replay english
     --json d2-d4``), and a hole list (``--vacant a3 c1``) ends at the first word after its
     first that cannot be a hole name, so ``--vacant a3 french`` leaves ``french`` as the board.
@@ -99,7 +111,7 @@ class CommandParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pegsolver", description="Peg solitaire solver.")
+    parser = JsonErrorParser(prog="pegsolver", description="Peg solitaire solver.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     s = sub.add_parser("solve", help="find a solution, or show there is none",
@@ -126,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
     s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
-    s.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_BYTES / 2**20, metavar="MB",
+    s.add_argument("--table-mb", type=float, metavar="MB",  # no default: given or not matters
                    help=f"memory for the table of dead positions (or the beam's levels) in MiB "
                         f"(default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
@@ -273,6 +285,8 @@ def load_start(args) -> tuple[Board, Goal | None]:
 def load_board(args) -> tuple[Board, Goal | None]:
     """The board a variant name, board file or ``--board`` gives, and the file's goal (or None)."""
     spec = args.board
+    if spec is not None and not spec.strip():
+        raise PegsolverError("empty board file name after --board")
     if spec and args.variant:
         raise PegsolverError("give a variant name or --board FILE, not both")
     if args.variant is not None and not args.variant.strip():
@@ -293,8 +307,8 @@ def load_board(args) -> tuple[Board, Goal | None]:
             text = boardfile.read_file(path)
             try:
                 board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
-            except BoardTextError as e:
-                raise BoardTextError(f"board file {spec!r}, {e}") from None
+            except (BoardTextError, BoardTooLargeError) as e:
+                raise type(e)(f"board file {spec!r}, {e}") from None
     else:
         board = find_variant(args.variant or "english").board()
     return board, file_goal
@@ -321,25 +335,32 @@ def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
         if len(args.finish) == 1:
             return Goal.anywhere()
         holes = [w for w in args.finish if w not in anywhere]
-        raise PegsolverError(f"--finish {anywhere[0]} stands alone (one peg anywhere); to name the finish, "
+        meaning = "the fewest pegs possible" if anywhere[0].lower() == "fewest" else "one peg anywhere"
+        raise PegsolverError(f"--finish {anywhere[0]} stands alone ({meaning}); to name the finish, "
                              f"give only holes: --finish {' '.join(holes) or 'HOLE'}")
     holes = parse_holes(board, args.finish, "--finish", args.notation)
     return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
 
 
+def print_problem(start: Board, goal: Goal, style: str) -> None:
+    """The board and the goal: printed before a search, so a long one shows what it works on."""
+    shape = start.shape
+    vacant = " ".join(hole_name(shape, h, style) for h in start.vacancies())
+    print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps), vacant: {vacant or 'none'}")
+    print(f"goal: {goal.describe(shape, style)}", flush=True)
+
+
 def print_text(sol, show_boards: bool, style: str) -> None:
+    """The answer after :func:`print_problem`: strategy, moves, final position, stats."""
     st = sol.stats
     shape = sol.start.shape
     name = lambda h: hole_name(shape, h, style)  # noqa: E731
-    vacant = " ".join(name(h) for h in sol.start.vacancies())
-    print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps), vacant: {vacant or 'none'}")
-    print(f"goal: {sol.goal.describe(shape, style)}")
     print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
           f"symmetries used: {st.symmetries}, direction: {st.direction}")
     if st.member:
         print(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
-    if sol.goal.fewest_pegs and (sol.solved or sol.jumps):
-        print(("fewest pegs: " if sol.solved else "not proved: ") + sol.explanation)
+    if sol.goal.fewest_pegs and sol.solved:
+        print(f"fewest pegs: {sol.explanation}")
     if sol.solved or sol.jumps:
         print(f"{'solved' if sol.solved else 'best found'}: {plural(len(sol.jumps), 'jump')} in "
               f"{plural(len(sol.moves), 'move')}, {plural(sol.final.peg_count, 'peg')} left")
@@ -380,16 +401,23 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--beam-width applies to --strategy beam (or auto), not to --strategy {args.strategy}")
     if args.boards and args.json:
         raise PegsolverError("--boards draws the boards in the text output; --json has none: use one of them")
+    if args.order is not None and args.strategy == "seed":
+        raise PegsolverError("--order does nothing with --strategy seed: the seed scans holes row by row")
+    if args.table_mb is not None and args.strategy in ("seed", "dfs"):
+        raise PegsolverError(f"--table-mb does nothing with --strategy {args.strategy}, which keeps no table")
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal)
     if args.nodes is not None and args.nodes < 1:
         raise PegsolverError(f"--nodes must be at least 1, not {args.nodes}")
     if not 0 <= args.seconds < math.inf:
         raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
-    if not 1 / 1024 <= args.table_mb <= MAX_TABLE_BYTES / 2**20:
-        raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {args.table_mb:g}")
-    limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(args.table_mb * 2**20))
+    table_mb = DEFAULT_TABLE_BYTES / 2**20 if args.table_mb is None else args.table_mb
+    if not 1 / 1024 <= table_mb <= MAX_TABLE_BYTES / 2**20:
+        raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {table_mb:g}")
+    limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(table_mb * 2**20))
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
+    if not args.json:
+        print_problem(board, goal, args.notation)
     with tqdm(desc="searching", disable=None, leave=False, file=sys.stderr,
               bar_format="{desc}") as bar:  # a status line, on a terminal only
         def progress(p):
@@ -655,6 +683,9 @@ def cmd_bench(args) -> int:
         raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
     limit = bench.default_limit(nodes=args.nodes or None, seconds=args.seconds or None)
     plan = bench.plan_bench(args.problems, args.strategies, problem_set)
+    if not plan.runs:  # every chosen pair skipped: say why instead of an empty report
+        raise PegsolverError("nothing to run: " + "; ".join(f"{k.strategy} on {k.problem}: {k.why}"
+                                                            for k in plan.skipped))
     # Output files are checked before the runs, so that a long bench is not lost at the end.
     csv_path = report.check_output_path(args.csv, "CSV file") if args.csv else None
     plot_path = report.check_output_path(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
@@ -790,6 +821,7 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 
 
 def main(argv: list[str] | None = None) -> int:
+    JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)

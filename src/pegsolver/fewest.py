@@ -39,7 +39,7 @@ def solve_fewest(board: Board, run: Run) -> Solution:
         if sub is None:
             reason = "time limit" if run.limit.seconds and time.perf_counter() - t0 >= run.limit.seconds \
                 else "node limit"
-            return _stopped(board, goal, total, t0, reason, k, proof)
+            return _stopped(board, goal, total, t0, reason, k, proof, None)
         answer = sub.solve(board, Goal.anywhere(k))
         total = _add(total, answer.stats)
         if answer.solved:
@@ -51,7 +51,7 @@ def solve_fewest(board: Board, run: Run) -> Solution:
                          f"{plural(left, 'peg')} is the fewest: the search went through every position "
                          f"reachable from the start, and none has fewer pegs")
         if answer.reason not in PROOF_REASONS:
-            return _stopped(board, goal, total, t0, answer.reason, k, proof)
+            return _stopped(board, goal, total, t0, answer.reason, k, proof, answer)
         proof, k = answer.explanation, k + 1
 
 
@@ -81,9 +81,14 @@ def _done(board: Board, goal: Goal, jumps, total: Stats, t0: float, explanation:
     return Solution(board.with_pegs(board.pegs_mask), goal, True, "solved", list(jumps), stats, explanation)
 
 
-def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: str, k: int, proof: str) -> Solution:
+def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: str, k: int, proof: str,
+             answer: Solution | None) -> Solution:
+    # what is proved (fewer than k impossible), the best finish found, and what ran
     known = f"fewer than {plural(k, 'peg')} is impossible ({proof}); " if k > 1 else ""
-    text = f"{known}the {reason} stopped the search for {plural(k, 'peg')}; nothing more proved"
-    if reason == "interrupted":
-        text = f"{known}Ctrl-C stopped the search for {plural(k, 'peg')}; nothing more proved"
-    return unsolved(board, goal, reason, replace(total, seconds=time.perf_counter() - t0), text)
+    best = answer.closest if answer is not None else []
+    found = (f"the best finish found leaves {plural(board.peg_count - len(best), 'peg')}; " if best else "")
+    cause = "Ctrl-C" if reason == "interrupted" else f"the {reason}"
+    text = f"{known}{found}{cause} stopped the search for {plural(k, 'peg')}"
+    text += f": {answer.explanation}" if answer is not None and answer.explanation else "; nothing more proved"
+    stopped = unsolved(board, goal, reason, replace(total, seconds=time.perf_counter() - t0), text)
+    return replace(stopped, jumps=list(best)) if best else stopped  # replace() replays the jumps

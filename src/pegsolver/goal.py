@@ -30,8 +30,9 @@ def _hole(hole) -> Hole | str:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 peg``, ``2 pegs``."""
-    return f"{n} {word}{'s' * (n != 1)}"
+    """``1 peg``, ``2 pegs``, ``3 searches``, ``1,000 nodes``."""
+    ending = "es" if word.endswith(("s", "sh", "ch", "x")) else "s"
+    return f"{n:,} {word}{ending * (n != 1)}"
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ class Goal:
                                 f"of board {shape.name!r}")
         if not holes:
             raise GoalError("a goal pattern must name at least one hole")
+        if len(holes) < len(self.finish):  # one hole by name and by index, say
+            raise GoalError(f"goal pattern lists a hole twice: {sorted(self.finish, key=str)!r}")
         if len(holes) != self.pegs:
             raise GoalError(f"the goal leaves {plural(self.pegs, 'peg')} but names {plural(len(holes), 'hole')}")
         return Goal(pegs=self.pegs, finish=frozenset(holes))

@@ -3,16 +3,16 @@
 No single search order suits every board: depth-first search in one fixed jump order
 solves the English board in a thousand nodes and stalls for minutes on triangle 11, which
 the guided search solves at once; only the beam solves diamond 41. So ``auto`` runs the
-members below round after round, each with a node budget that doubles every round (the
+members below round after round, cheapest first, each with a node budget that doubles every round (the
 classic schedule for restarting deterministic searches of unknown length: the total work
 is at most a constant times the work of the member that answers with the smallest
 budget):
 
-- ``guided``, forward and (for a finish that names its holes) backward by complement
-  duality, with the largest budgets;
-- ``beam``, its width doubling every round from 500 (its work grows with the width);
 - ``symmetry`` in each static jump order (or only the one asked for), forward, and in
-  table order backward;
+  table order backward (by complement duality, for a finish that names its holes);
+- ``guided``, forward and backward, with larger budgets;
+- ``beam``, forward and backward, its width doubling every round from 500 (its work grows
+  with the width);
 - ``symmetry`` in a random jump order, a new order at every restart, with the budgets of
   Luby's universal sequence (M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of Las
   Vegas algorithms", Information Processing Letters 47, 1993), since each restart is a
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .board import Board
 from .compile import ORDERS
-from .goal import Goal
+from .goal import Goal, plural
 from .solver import Limit, Run, Solution, Stats, dual, empty_stats, from_dual, unsolved
 
 BASE_NODES = 20_000      # a weight-1 member's budget in round 0
@@ -78,10 +78,10 @@ def members(goal: Goal, order: str | None = None, backward: bool = False) -> lis
     forward.append(Member("symmetry", random_order=True))
     back = [Member("guided", backward=True, weight=2), Member("beam", backward=True),
             Member("symmetry", order or "table", backward=True)] if named else []
-    if backward:
-        return back
-    # guided both ways first: the cheapest answers on most boards
-    return forward[:1] + back[:1] + forward[1:] + back[1:]
+    # Each round runs its cheapest members first (a stable sort: forward before backward);
+    # the beam, whose work grows with its width, last.
+    chosen = back if backward else forward + back
+    return sorted(chosen, key=lambda m: (m.strategy == "beam", m.weight))
 
 
 def luby(i: int) -> int:
@@ -120,12 +120,14 @@ class Tally:
     table_entries: int = 0  # the largest of any run (each run has its own table)
     table_bytes: int = 0
     fewest_left: int | None = None  # the fewest pegs of a dead end any run met
+    closest: list = field(default_factory=list)  # the jumps to it (forward runs only)
 
     def add(self, answer: Solution) -> None:
         s = answer.stats
         if answer.closest:
             left = answer.start.peg_count - len(answer.closest)
-            self.fewest_left = left if self.fewest_left is None else min(self.fewest_left, left)
+            if self.fewest_left is None or left < self.fewest_left:
+                self.fewest_left, self.closest = left, answer.closest
         self.tests += s.tests
         self.nodes += s.nodes
         self.dead_ends += s.dead_ends
@@ -233,8 +235,11 @@ def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason
                       for name, n in widest.items())
     cause = {"interrupted": "Ctrl-C stopped", "memory limit": "the memory budget stopped"}.get(
         reason, f"the {reason} stopped")
-    text = (f"{cause} the portfolio after {tally.runs} searches ({tried or 'none'}) and "
-            f"{tally.nodes:,} nodes; nothing proved")
+    ran = f"after {plural(tally.runs, 'search')} ({tried}) and {plural(tally.nodes, 'node')}" if tally.runs \
+        else "before its first search"
+    text = f"{cause} the portfolio {ran}; nothing proved"
     if reason in ("time limit", "node limit"):
         text += "; a larger limit lets the budgets grow further"
-    return unsolved(board, goal, reason, stats, text)
+    answer = unsolved(board, goal, reason, stats, text)
+    answer.closest = tally.closest
+    return answer

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import operator
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
@@ -16,6 +17,7 @@ from .compile import (
     DEFAULT_BEAM_WIDTH,
     DEFAULT_STRATEGY,
     MAX_BEAM_WIDTH,
+    ORDERS,
     SOLVE_STRATEGIES,
     STRATEGIES,
     compile_problem,
@@ -314,6 +316,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
         raise PegsolverError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, not {beam_width!r}")
     if strategy not in SOLVE_STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
+    if order is not None and order not in ORDERS:
+        raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if limit is not None and not isinstance(limit, Limit):
@@ -335,7 +339,8 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
             return solve_fewest(board, run)
         return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
-        return unsolved(board, goal, "interrupted", empty_stats(strategy, backend, backward=backward))
+        return unsolved(board, goal, "interrupted",
+                        empty_stats(strategy, backend, run.symmetries(board, goal), backward))
 
 
 @dataclass(frozen=True)
@@ -352,18 +357,28 @@ class Run:
     progress: Callable | None = None
 
     def solve(self, board: Board, goal: Goal, backward: bool = False) -> Solution:
-        """The answer for a resolved, checked goal: proofs, then the search."""
+        """The answer for a resolved, checked goal: proofs, then the search. The proofs'
+        time (a linear program per finish) comes out of the search's time limit."""
+        t0 = time.perf_counter()
         proof = impossibility(board, goal) if self.proofs else None
         if proof:  # a proof is stated for the problem as asked, not its dual
             stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
             return unsolved(board, goal, proof[0], stats, proof[1])
-        if self.strategy == AUTO:
+        run = self
+        if self.limit.seconds is not None:
+            left = self.limit.seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
+                return unsolved(board, goal, "time limit", stats,
+                                "the time limit ran out during the proofs, before any search; nothing proved")
+            run = replace(self, limit=replace(self.limit, seconds=left))
+        if run.strategy == AUTO:
             from .portfolio import solve_auto  # the portfolio runs this class's searches
-            return solve_auto(board, goal, self, backward)
+            return solve_auto(board, goal, run, backward)
         if backward:
             dual_board, dual_goal = dual(board, goal)
-            return from_dual(board, goal, self.search(dual_board, dual_goal))
-        return self.search(board, goal)
+            return from_dual(board, goal, run.search(dual_board, dual_goal))
+        return run.search(board, goal)
 
     def symmetries(self, board: Board, goal: Goal) -> int:
         """Size of the symmetry group the strategy keys positions by (1: none)."""
