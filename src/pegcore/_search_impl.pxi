@@ -20,7 +20,7 @@ cdef enum:
     STRATEGY_GUIDED = 2
     STRATEGY_BEAM = 3
 
-# Why a search stopped (kept in step with pegsolver.solver.STOP_REASONS).
+# Why a search stopped (kept in step with pegsolver.outcome.CORE_STOPS).
 cdef enum:
     STOP_NONE = 0
     STOP_NODES = 1

@@ -13,7 +13,7 @@ _SOURCES = {
     "Board": "board", "Shape": "geometry", "Jump": "geometry", "Goal": "goal", "Limit": "solver",
     "Solution": "solver", "Stats": "solver", "solve": "solver", "Variant": "variants", "VARIANTS": "variants",
     "find_variant": "variants", "STRATEGIES": "compile", "DEFAULT_STRATEGY": "compile",
-    "PegsolverError": "errors", "BoardTextError": "errors", "BoardTooLargeError": "errors",
+    "Reason": "outcome", "PegsolverError": "errors", "BoardTextError": "errors", "BoardTooLargeError": "errors",
     "UnknownVariantError": "errors", "UnknownHoleError": "errors", "InvalidJumpError": "errors",
     "IllegalJumpError": "errors", "GoalError": "errors", "CoreMissingError": "errors",
 }
@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board", "Shape", "Jump", "Goal", "Limit", "Solution", "Stats", "Variant", "VARIANTS",
-    "STRATEGIES", "DEFAULT_STRATEGY", "solve", "find_variant", "boardfile",
+    "STRATEGIES", "DEFAULT_STRATEGY", "Reason", "solve", "find_variant", "boardfile",
     "PegsolverError", "BoardTextError", "BoardTooLargeError", "UnknownVariantError",
     "UnknownHoleError", "InvalidJumpError", "IllegalJumpError", "GoalError", "CoreMissingError",
 ]

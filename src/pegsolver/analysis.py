@@ -31,6 +31,7 @@ from .classes import has_classes, hole_class, position_class
 from .errors import BoardTooLargeError, CoreMissingError, GoalError, PegsolverError
 from .geometry import Shape
 from .notation import hole_name, parse_hole
+from .outcome import Reason
 from .solver import resolve_board
 
 MAX_ENUM_HOLES = 64
@@ -43,7 +44,7 @@ WIDE_ENTRY_BYTES = 24    # a staged child: key and count (16 bytes while counts 
 STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
 MIN_STAGE = 1 << 20      # a thread's stage at least
 REGION_BYTES = 2048 << 10  # a table is merged a region at a time: about an L2 cache (1 and 4 MiB: slower)
-STOP_REASONS = ("memory limit", "time limit", "interrupted")
+STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED)
 CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
 
 
@@ -113,8 +114,8 @@ class Analysis:
     each hole where one peg can end to its number of solutions; ``games`` counts jump
     sequences played until no jump is left (None when the run stopped early).
     ``symmetries`` is the size of the group the counts are reduced by (1: unreduced).
-    ``stopped`` is None for a complete run, else the reason (``"memory limit"``,
-    ``"time limit"``, ``"interrupted"``) and the levels finished so far are kept;
+    ``stopped`` is None for a complete run, else the :class:`Reason` (memory limit,
+    time limit, interrupted) and the levels finished so far are kept;
     ``message`` says what happened in words. ``peak_bytes`` is the largest memory the
     levels held at once; ``seconds`` wall time.
     """
@@ -129,7 +130,7 @@ class Analysis:
     games: int | None = 0
     seconds: float = 0.0
     peak_bytes: int = 0
-    stopped: str | None = None
+    stopped: Reason | None = None
     message: str = ""
     _positions: list[np.ndarray] = field(default_factory=list, repr=False)
     _winning: list[np.ndarray] = field(default_factory=list, repr=False)
@@ -292,7 +293,7 @@ class _Run:
     def room(self) -> int:
         room = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
         if room <= 0:
-            raise _Stop("memory limit", f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
+            raise _Stop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
         return room
 
     def note(self) -> None:
@@ -323,7 +324,7 @@ class _Run:
                 cur = E.from_keys(np.array([self.canonical(start)], dtype=np.uint64), counted,
                                   max(self.room(), 1 << 20), self.part_bits)
             except MemoryError:
-                raise _Stop("memory limit", f"stopped: the start does not fit in the memory budget of "
+                raise _Stop(Reason.MEMORY_LIMIT, f"stopped: the start does not fit in the memory budget of "
                                             f"{self.budget / 2**30:.1f} GiB") from None
             self.tables = list(cur)
             yield 0, _LevelSet(cur), None
@@ -362,7 +363,7 @@ class _Run:
     def _clear(self, tables, counted: bool, expect: int, rb: int) -> list:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
-        over = _Stop("memory limit", f"stopped: a table for {expect:,} positions does not fit in "
+        over = _Stop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
                                      f"the memory budget of {self.budget / 2**30:.1f} GiB")
         if not tables:
             share = self.room() // P
@@ -403,10 +404,10 @@ class _Run:
                     st.reset(st.bucket_bits, st.entry_words)
                 self.note()
                 if not all(fits):
-                    raise _Stop("memory limit", f"stopped: a level outgrew the memory budget of "
+                    raise _Stop(Reason.MEMORY_LIMIT, f"stopped: a level outgrew the memory budget of "
                                                 f"{self.budget / 2**30:.1f} GiB")
             if self.deadline is not None and time.monotonic() >= self.deadline:
-                raise _Stop("time limit", "stopped by the time limit")
+                raise _Stop(Reason.TIME_LIMIT, "stopped by the time limit")
             if done:
                 return
 
@@ -445,7 +446,7 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     :param threads: threads expanding each level (a power of two; default: the CPUs
         available, rounded down to a power of two).
     :param memory_bytes: budget for the levels (default: 3/4 of the memory available
-        now); a run that would pass it stops cleanly with ``stopped="memory limit"``.
+        now); a run that would pass it stops cleanly with ``stopped=Reason.MEMORY_LIMIT``.
     :param seconds: wall-clock limit (None: none); Ctrl-C also stops the run. A stopped
         run keeps the levels it finished.
     :param keep_positions: keep each level's positions (8 bytes each) for
@@ -531,7 +532,7 @@ def analyse(board: Board, finish: int | None = None, reduced: bool = True, threa
     except _Stop as stop:
         result.stopped, result.message = stop.reason, stop.message
     except KeyboardInterrupt:
-        result.stopped, result.message = "interrupted", "interrupted by Ctrl-C"
+        result.stopped, result.message = Reason.INTERRUPTED, "interrupted by Ctrl-C"
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]
     if finish is not None and not result.stopped:
@@ -558,7 +559,7 @@ def _kept(run: _Run, level) -> np.ndarray:
     run.held += arr.nbytes
     run.note()
     if run.held > run.budget:
-        raise _Stop("memory limit", f"stopped: the levels kept so far pass the memory budget of "
+        raise _Stop(Reason.MEMORY_LIMIT, f"stopped: the levels kept so far pass the memory budget of "
                                     f"{run.budget / 2**30:.1f} GiB (keep_positions=False keeps none)")
     return arr
 

@@ -25,6 +25,7 @@ from .board import Board
 from .compile import AUTO, ORDERS, STRATEGIES
 from .errors import BenchError, PegsolverError
 from .goal import Goal
+from .outcome import Reason
 from .solver import Limit, Solution, solve
 from .variants import find_variant
 
@@ -35,8 +36,8 @@ REFERENCE = "reference"  # the pure-Python backend, run on small problems only
 # their counters stay deterministic), the time limit the slow ones (pure Python, beam).
 DEFAULT_NODES = 5_000_000
 DEFAULT_SECONDS = 2.0
-LIMIT_REASONS = ("node limit", "time limit", "memory limit")
-PROOF_REASONS = ("position class", "pagoda", "exhausted")
+LIMIT_REASONS = tuple(r for r in Reason if r.is_limit)
+PROOF_REASONS = tuple(r for r in Reason if r.proves_impossible)
 EXPECTS = ("solved", "impossible")
 PROBLEM_KEYS = {"name", "board", "vacant", "finish", "expect", "small", "source"}
 
@@ -367,7 +368,7 @@ def check_outcome(problem: BenchProblem, sol: Solution) -> str:
     """How the answer contradicts the problem's ``expect``, or "" when it does not."""
     if sol.solved and problem.expect == "impossible":
         return "solved a problem the set lists as impossible"
-    if sol.reason in PROOF_REASONS and problem.expect == "solved":
+    if sol.reason.proves_impossible and problem.expect == "solved":
         return f"answered {sol.reason!r} on a problem the set lists as solvable"
     return ""
 
@@ -393,10 +394,10 @@ def run_one(problem: BenchProblem, strategy: str, limit: Limit) -> tuple[RunResu
     sol = solve(start, goal, limit=limit, **BENCH_STRATEGIES[strategy])
     seconds = time.perf_counter() - t0
     st = sol.stats
-    settled = sol.solved or sol.reason in PROOF_REASONS
+    settled = sol.reason.settles
     result = RunResult(
         problem=problem.name, strategy=strategy, reason=sol.reason, solved=sol.solved, settled=settled,
-        hit_limit=sol.reason in LIMIT_REASONS, jumps=len(sol.jumps) if sol.solved else 0,
+        hit_limit=sol.reason.is_limit, jumps=len(sol.jumps) if sol.solved else 0,
         tests=st.tests, nodes=st.nodes, table_entries=st.table_entries, table_bytes=st.table_bytes,
         pagoda_prunes=st.pagoda_prunes, seconds=seconds, search_seconds=st.seconds, backend=st.backend,
         direction=st.direction, unexpected=check_outcome(problem, sol))
@@ -434,7 +435,7 @@ def run_bench(plan: Plan, limit: Limit | None = None, before=None, after=None) -
                 warm_up(problem)
                 warmed.add(problem.name)
             result, _ = run_one(problem, strategy, limit)
-            if result.reason == "interrupted":  # solve() caught Ctrl-C inside the search
+            if result.reason is Reason.INTERRUPTED:  # solve() caught Ctrl-C inside the search
                 raise KeyboardInterrupt
             bench.results.append(result)
             if after:

@@ -13,7 +13,6 @@ from importlib import metadata
 from pathlib import Path
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-PROOFS = ("position class", "pagoda", "exhausted")  # stops of solve() that prove no solution exists
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from tabulate import tabulate
@@ -27,6 +26,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from .geometry import GRIDS, RULES, SQUARE
     from .goal import Goal, plural
     from .notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
+    from .outcome import Reason
     from .replay import number_read_two_ways, replay_moves
     from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
     from .table import MARKS, single_vacancy_table
@@ -383,14 +383,14 @@ def print_text(sol, show_boards: bool, style: str) -> None:
 
 def unsolved_text(sol) -> str:
     """Why a solve() answer is not solved, for the text output."""
-    if sol.reason in PROOFS:
+    if sol.reason.proves_impossible:
         return f"impossible: {sol.explanation}"
     if sol.stats.strategy == "auto" or sol.goal.fewest_pegs:  # the explanation says what ran
         return f"not solved: {sol.explanation}"
-    if sol.reason == "beam":
+    if sol.reason is Reason.BEAM:
         return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
                 "--beam-width may); nothing proved")
-    why = {"interrupted": "Ctrl-C"}.get(sol.reason, f"the {sol.reason}")
+    why = "Ctrl-C" if sol.reason is Reason.INTERRUPTED else f"the {sol.reason}"
     return (f"not solved: stopped by {why} before a solution was found; nothing proved "
             f"(the default strategy, auto, tries the other strategies too)")
 
@@ -435,7 +435,7 @@ def cmd_solve(args) -> int:
         print_text(sol, args.boards, args.notation)
     if sol.solved:
         return EXIT_SOLVED
-    return EXIT_INTERRUPTED if sol.reason == "interrupted" else EXIT_UNSOLVED
+    return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
 
 
 def write_solution_svg(path: Path, sol, style: str) -> None:
@@ -620,7 +620,7 @@ def cmd_table(args) -> int:
         for v in range(shape.size):
             print(f"{name(v):>{width}}" + "".join(f"{grid[(v, f)]:>{width}}" for f in range(shape.size)))
         print(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {seconds:.1f} s")
-    if entries and entries[-1].reason == "interrupted":
+    if entries and entries[-1].reason is Reason.INTERRUPTED:
         print(f"interrupted by Ctrl-C after {len(entries) - 1} of {shape.size ** 2} problems", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_SOLVED if all(e.reason in MARKS for e in entries) else EXIT_UNSOLVED
@@ -756,7 +756,7 @@ def cmd_count(args) -> int:
                 table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
         except analysis.AnalysisStopped as stop:
             print(f"pegsolver: {stop}", file=sys.stderr)
-            return EXIT_INTERRUPTED if stop.reason == "interrupted" else EXIT_UNSOLVED
+            return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
         return print_solution_table(shape, table, args.json, name)
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
     with tqdm(total=board.peg_count, desc="levels", unit="", disable=None, file=sys.stderr) as bar:
@@ -769,7 +769,7 @@ def cmd_count(args) -> int:
         print(json.dumps(result.to_json(name)))
     else:
         print_analysis(result, name)
-    if result.stopped == "interrupted":
+    if result.stopped is Reason.INTERRUPTED:
         return EXIT_INTERRUPTED
     return EXIT_UNSOLVED if result.stopped else EXIT_SOLVED
 

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from .board import Board
 from .goal import Goal, plural
+from .outcome import Reason
 from .solver import Limit, Run, Solution, Stats, empty_stats, impossibility, unsolved
 
-PROOF_REASONS = ("position class", "pagoda", "exhausted")
 
 
 def solve_fewest(board: Board, run: Run) -> Solution:
@@ -37,20 +37,20 @@ def solve_fewest(board: Board, run: Run) -> Solution:
     while True:
         sub = _remaining(run, total, t0)
         if sub is None:
-            reason = "time limit" if run.limit.seconds and time.perf_counter() - t0 >= run.limit.seconds \
-                else "node limit"
+            reason = Reason.TIME_LIMIT if run.limit.seconds and time.perf_counter() - t0 >= run.limit.seconds \
+                else Reason.NODE_LIMIT
             return _stopped(board, goal, total, t0, reason, k, proof, None)
         answer = sub.solve(board, Goal.anywhere(k))
         total = _add(total, answer.stats)
         if answer.solved:
             why = (f"{plural(k - 1, 'peg')} cannot be reached: {proof}" if k > 1 else "one peg is the least possible")
             return _done(board, goal, answer.jumps, total, t0, f"{plural(k, 'peg')} is the fewest; {why}")
-        if answer.reason == "exhausted" and answer.closest:
+        if answer.reason is Reason.EXHAUSTED and answer.closest:
             left = n - len(answer.closest)
             return _done(board, goal, answer.closest, total, t0,
                          f"{plural(left, 'peg')} is the fewest: the search went through every position "
                          f"reachable from the start, and none has fewer pegs")
-        if answer.reason not in PROOF_REASONS:
+        if not answer.reason.proves_impossible:
             return _stopped(board, goal, total, t0, answer.reason, k, proof, answer)
         proof, k = answer.explanation, k + 1
 
@@ -78,16 +78,16 @@ def _add(total: Stats, s: Stats) -> Stats:
 
 def _done(board: Board, goal: Goal, jumps, total: Stats, t0: float, explanation: str) -> Solution:
     stats = replace(total, seconds=time.perf_counter() - t0)
-    return Solution(board.with_pegs(board.pegs_mask), goal, True, "solved", list(jumps), stats, explanation)
+    return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, list(jumps), stats, explanation)
 
 
-def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: str, k: int, proof: str,
+def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: Reason, k: int, proof: str,
              answer: Solution | None) -> Solution:
     # what is proved (fewer than k impossible), the best finish found, and what ran
     known = f"fewer than {plural(k, 'peg')} is impossible ({proof}); " if k > 1 else ""
     best = answer.closest if answer is not None else []
     found = (f"the best finish found leaves {plural(board.peg_count - len(best), 'peg')}; " if best else "")
-    cause = "Ctrl-C" if reason == "interrupted" else f"the {reason}"
+    cause = "Ctrl-C" if reason is Reason.INTERRUPTED else f"the {reason}"
     text = f"{known}{found}{cause} stopped the search for {plural(k, 'peg')}"
     text += f": {answer.explanation}" if answer is not None and answer.explanation else "; nothing more proved"
     stopped = unsolved(board, goal, reason, replace(total, seconds=time.perf_counter() - t0), text)

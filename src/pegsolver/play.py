@@ -30,6 +30,7 @@ from .errors import CoreMissingError, PegsolverError
 from .geometry import SQUARE, Hole, Jump
 from .goal import Goal, plural
 from .notation import column_letters, group_moves, hole_name, jump_name, move_name
+from .outcome import Reason
 from .solver import Limit, impossibility, solve
 
 DEFAULT_HINT_SECONDS = 10.0
@@ -38,6 +39,9 @@ DEFAULT_HINT_SECONDS = 10.0
 # what it misses (diamond 41, English with diagonal jumps); a last guided search spends
 # the time left on a proof.
 HINT_STEPS = (("guided", 0.15), ("beam", 1.0), ("guided", 1.0))  # strategy, share of the time left
+# A hint's own outcomes besides solve()'s Reason: the position has no jump, or the hint was dropped.
+NO_JUMP = "no jump"
+CANCELLED = "cancelled"
 
 
 @dataclass
@@ -45,9 +49,8 @@ class Hint:
     """The answer of :func:`find_hint`.
 
     ``jump`` is the next jump of a solution (None when none was found); ``path`` the whole
-    solution from the position; ``reason`` is solve()'s reason (``"solved"``,
-    ``"position class"``, ``"pagoda"``, ``"exhausted"``, a limit, ...) or ``"no jump"``
-    (the position has no legal jump) or ``"cancelled"``; ``explanation`` the proof in
+    solution from the position; ``reason`` is solve()'s :class:`Reason`, or ``NO_JUMP``
+    (the position has no legal jump) or ``CANCELLED``; ``explanation`` the proof in
     words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time.
     """
 
@@ -55,7 +58,7 @@ class Hint:
     goal: Goal
     jump: Jump | None
     path: list[Jump]
-    reason: str
+    reason: Reason | str
     explanation: str = ""
     strategy: str = ""
     seconds: float = 0.0
@@ -63,7 +66,7 @@ class Hint:
     @property
     def proved(self) -> bool:
         """True when the verdict "no finish from here" is proved, not just not found."""
-        return self.reason in ("position class", "pagoda", "exhausted", "no jump")
+        return self.reason == NO_JUMP or (isinstance(self.reason, Reason) and self.reason.proves_impossible)
 
 
 def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
@@ -76,7 +79,7 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     :param board: the position (its history is ignored).
     :param goal: the finish to aim for (resolved against the board).
     :param seconds: wall-clock budget of the whole hint, > 0.
-    :param cancelled: polled between searches; True stops with reason ``"cancelled"``.
+    :param cancelled: polled between searches; True stops with reason ``CANCELLED``.
     :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
     :raises CoreMissingError: the compiled core is not built.
     """
@@ -86,30 +89,30 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds)  # checks the budget
 
-    def answer(reason: str, jumps=(), explanation: str = "", strategy: str = "") -> Hint:
+    def answer(reason: Reason | str, jumps=(), explanation: str = "", strategy: str = "") -> Hint:
         jumps = list(jumps)
         return Hint(board.pegs_mask, goal, jumps[0] if jumps else None, jumps, reason, explanation,
                     strategy, time.perf_counter() - t0)
 
     if goal.reached(board.pegs_mask):
-        return answer("solved", strategy="none")
+        return answer(Reason.SOLVED, strategy="none")
     if not position.legal_jumps():
-        return answer("no jump", explanation="no jump is left")
+        return answer(NO_JUMP, explanation="no jump is left")
     proof = impossibility(position, goal)
     if proof:
         return answer(proof[0], explanation=proof[1], strategy="proof")
-    reason = "time limit"
+    reason = Reason.TIME_LIMIT
     for strategy, share in HINT_STEPS:
         left = seconds - (time.perf_counter() - t0)
         if cancelled():
-            return answer("cancelled")
+            return answer(CANCELLED)
         if left <= 0.01:
             break
         sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01)), proofs=False)
-        if sol.solved or sol.reason == "exhausted":
+        if sol.reason.settles:
             return answer(sol.reason, sol.jumps, strategy=strategy,
                           explanation="every position reachable from here was searched" if not sol.solved else "")
-        reason = sol.reason if sol.reason != "beam" else reason
+        reason = sol.reason if sol.reason is not Reason.BEAM else reason
     return answer(reason)
 
 
@@ -581,7 +584,7 @@ class PlayApp(App):
             return
         jump = self.plan.get(game.board.pegs_mask) if self.plan_goal == game.goal else None
         if jump is not None:
-            self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], "solved", strategy="earlier search"))
+            self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], Reason.SOLVED, strategy="earlier search"))
             return
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")
@@ -624,11 +627,11 @@ class PlayApp(App):
             how = f"{hint.strategy} search, {hint.seconds:.2f} s" if hint.strategy != "earlier search" \
                 else "from the solution found before"
             self.say(f"Hint: {game.jump_text(hint.jump)} (toward {game.finish_text()}; {how}).")
-        elif hint.reason == "solved":
+        elif hint.reason is Reason.SOLVED:
             self.say(f"The finish is reached: {game.finish_text()}.")
         elif hint.proved:
             self.say(f"No {words} from here: {hint.explanation}.")
-        elif hint.reason == "cancelled":
+        elif hint.reason == CANCELLED:
             self.refresh_board()
         else:
             self.say(f"No {words} found in {self.hint_seconds:g} s ({hint.reason}); nothing proved, "

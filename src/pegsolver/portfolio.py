@@ -33,13 +33,13 @@ from dataclasses import dataclass, field, replace
 from .board import Board
 from .compile import ORDERS
 from .goal import Goal, plural
+from .outcome import Reason
 from .solver import Limit, Run, Solution, Stats, dual, empty_stats, from_dual, unsolved
 
 BASE_NODES = 20_000      # a weight-1 member's budget in round 0
 BEAM_FIRST_WIDTH = 500   # the beam's width in round 0
 BEAM_MAX_WIDTH = 1 << 22  # wider beams need gigabytes; past this the beam drops out
 RANDOM_SEED = 1          # the random orders' seeds are RANDOM_SEED + restart number
-PROVED = ("exhausted",)  # a member's stop that proves there is no solution
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False) -> So
     try:
         return _portfolio(board, goal, run, backward, t0, tally, widest)
     except KeyboardInterrupt:  # between two runs (in one, the core stops itself)
-        return _stopped(board, goal, run, tally, t0, "interrupted", widest)
+        return _stopped(board, goal, run, tally, t0, Reason.INTERRUPTED, widest)
 
 
 def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, tally: Tally,
@@ -171,7 +171,7 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
     while True:
         live = [m for m in plan if m not in dropped]
         if not live:  # every member dropped out (beams over memory): nothing else to try
-            return _stopped(board, goal, run, tally, t0, "memory limit", widest)
+            return _stopped(board, goal, run, tally, t0, Reason.MEMORY_LIMIT, widest)
         for m in live:
             budget = BASE_NODES * m.weight * (luby(rnd + 1) if m.random_order else 1 << rnd)
             width = None
@@ -184,13 +184,13 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
             if limit.nodes is not None:
                 left = limit.nodes - tally.nodes
                 if left <= 0:
-                    return _stopped(board, goal, run, tally, t0, "node limit", widest)
+                    return _stopped(board, goal, run, tally, t0, Reason.NODE_LIMIT, widest)
                 budget = left if budget is None else min(budget, left)
             seconds = None
             if deadline is not None:
                 seconds = deadline - time.perf_counter()
                 if seconds <= 0:
-                    return _stopped(board, goal, run, tally, t0, "time limit", widest)
+                    return _stopped(board, goal, run, tally, t0, Reason.TIME_LIMIT, widest)
             if run.progress:
                 run.progress(Progress(m.name, rnd, tally.runs, tally.nodes, time.perf_counter() - t0,
                                       tally.fewest_left))
@@ -205,13 +205,13 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
             tally.add(answer)
             widest[m.name] = width or budget
             reason = answer.reason
-            if answer.solved or reason in PROVED:
+            if reason.settles:  # solved, or exhausted: proved impossible
                 return _answered(answer, m, tally, t0)
-            if reason == "interrupted":
+            if reason is Reason.INTERRUPTED:
                 return _stopped(board, goal, run, tally, t0, reason, widest)
-            if reason == "memory limit":
+            if reason is Reason.MEMORY_LIMIT:
                 dropped.add(m)
-            # "node limit", "beam" and "time limit": the next round (or the deadline) decides
+            # the node or time limit, or a beam run empty: the next round (or the deadline) decides
         rnd += 1
 
 
@@ -225,7 +225,7 @@ def _answered(answer: Solution, m: Member, tally: Tally, t0: float) -> Solution:
     return replace(answer, stats=stats, explanation=explanation)
 
 
-def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason: str,
+def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason: Reason,
              widest: dict) -> Solution:
     stats = replace(empty_stats("auto", run.backend, run.symmetries(board, goal)),
                     tests=tally.tests, nodes=tally.nodes, dead_ends=tally.dead_ends, table_hits=tally.table_hits,
@@ -233,12 +233,12 @@ def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason
                     table_entries=tally.table_entries, table_bytes=tally.table_bytes)
     tried = ", ".join(f"{name} to {'width' if name.startswith('beam') else 'nodes'} {n:,}"
                       for name, n in widest.items())
-    cause = {"interrupted": "Ctrl-C stopped", "memory limit": "the memory budget stopped"}.get(
+    cause = {Reason.INTERRUPTED: "Ctrl-C stopped", Reason.MEMORY_LIMIT: "the memory budget stopped"}.get(
         reason, f"the {reason} stopped")
     ran = f"after {plural(tally.runs, 'search')} ({tried}) and {plural(tally.nodes, 'node')}" if tally.runs \
         else "before its first search"
     text = f"{cause} the portfolio {ran}; nothing proved"
-    if reason in ("time limit", "node limit"):
+    if reason in (Reason.TIME_LIMIT, Reason.NODE_LIMIT):
         text += "; a larger limit lets the budgets grow further"
     answer = unsolved(board, goal, reason, stats, text)
     answer.closest = tally.closest

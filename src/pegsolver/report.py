@@ -18,6 +18,7 @@ from tabulate import tabulate
 
 from .bench import BASELINE, REFERENCE, BenchRun, RunResult
 from .errors import OutputFileError
+from .outcome import Reason
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 DASH = "-"
@@ -31,7 +32,7 @@ def result_text(r: RunResult) -> str:
         return f"solved ({r.jumps} jumps)"
     if r.settled:
         return f"proved: {r.reason}"
-    if r.reason == "beam":
+    if r.reason == Reason.BEAM:
         return "not found (beam too narrow)"
     return f"stopped: {r.reason}"
 

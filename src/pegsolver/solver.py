@@ -28,20 +28,10 @@ from .geometry import Jump
 from .goal import Goal
 from .notation import group_moves, jump_name, move_name
 from .notation import hole_name as name_of_hole
+from .outcome import CORE_STOPS, Reason
 from .variants import find_variant
 
 BACKENDS = ("core", "reference")
-# Index = stop code of the core.
-STOP_REASONS = ("exhausted", "node limit", "time limit", "interrupted", "memory limit", "beam")
-# What a stop that proves nothing means, for Solution.explanation.
-STOP_EXPLANATIONS = {
-    "node limit": "the search stopped at its node limit; nothing proved",
-    "time limit": "the search stopped at its time limit; nothing proved",
-    "interrupted": "the search was stopped by Ctrl-C; nothing proved",
-    "memory limit": "the beam's levels outgrew the memory budget; nothing proved",
-    "beam": "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
-    "exhausted": "every position reachable from the start was searched: no solution",
-}
 DEFAULT_TABLE_BYTES = 256 << 20
 MAX_TABLE_BYTES = 1 << 40  # 1 TiB: more than any machine here; the kernel would refuse sooner
 MAX_COUNT = 1 << 63
@@ -134,9 +124,10 @@ class Stats:
 class Solution:
     """The answer of :func:`solve`.
 
-    ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise
-    ``reason`` says why not: ``"position class"`` or ``"pagoda"`` (proved impossible
-    before any search; ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
+    ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise ``reason``
+    (a :class:`~pegsolver.outcome.Reason`, equal to its words) says why not:
+    ``"position class"`` or ``"pagoda"`` (proved impossible before any search;
+    ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
     ``"node limit"``, ``"time limit"``, ``"memory limit"`` (the beam's levels outgrew the
     memory budget), ``"beam"`` (the beam strategy kept too few positions to find a
     solution) or ``"interrupted"`` (Ctrl-C); these last five prove nothing.
@@ -152,7 +143,7 @@ class Solution:
     start: Board
     goal: Goal
     solved: bool
-    reason: str
+    reason: Reason  # a plain string of its words is taken too
     jumps: list[Jump]
     stats: Stats
     explanation: str = ""
@@ -160,6 +151,7 @@ class Solution:
     final: Board = field(init=False)
 
     def __post_init__(self):
+        self.reason = Reason(self.reason)  # ValueError for words that are no reason
         board = self.start.with_pegs(self.start.pegs_mask)
         for j in self.jumps:
             board.push(j)  # raises IllegalJumpError if the core returned nonsense
@@ -260,13 +252,13 @@ def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
             f"{where} (pagoda functions: Berlekamp, Conway & Guy, Winning Ways, ch. 23)")
 
 
-def impossibility(board: Board, goal: Goal) -> tuple[str, str] | None:
+def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
     """(reason, explanation) when a position class or pagoda argument rules the problem out."""
     text = class_obstacle(board, goal)
     if text:
-        return "position class", text
+        return Reason.POSITION_CLASS, text
     text = pagoda_obstacle(board, goal)
-    return ("pagoda", text) if text else None
+    return (Reason.PAGODA, text) if text else None
 
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
@@ -339,7 +331,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
             return solve_fewest(board, run)
         return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
-        return unsolved(board, goal, "interrupted",
+        return unsolved(board, goal, Reason.INTERRUPTED,
                         empty_stats(strategy, backend, run.symmetries(board, goal), backward))
 
 
@@ -369,7 +361,7 @@ class Run:
             left = self.limit.seconds - (time.perf_counter() - t0)
             if left <= 0:
                 stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
-                return unsolved(board, goal, "time limit", stats,
+                return unsolved(board, goal, Reason.TIME_LIMIT, stats,
                                 "the time limit ran out during the proofs, before any search; nothing proved")
             run = replace(self, limit=replace(self.limit, seconds=left))
         if run.strategy == AUTO:
@@ -412,9 +404,9 @@ class Run:
             table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
         jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
         closest = [shape.jumps[problem.order[j]] for j in out["best_path"]]
-        reason = "solved" if out["solved"] else STOP_REASONS[out["stop"]]
+        reason = Reason.SOLVED if out["solved"] else CORE_STOPS[out["stop"]]
         return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
-                        STOP_EXPLANATIONS.get(reason, ""), closest)
+                        reason.explanation, closest)
 
 
 def empty_stats(strategy: str, backend: str, symmetries: int = 1, backward: bool = False) -> Stats:
@@ -424,10 +416,10 @@ def empty_stats(strategy: str, backend: str, symmetries: int = 1, backward: bool
                  direction="backward" if backward else "forward", runs=0)
 
 
-def unsolved(board: Board, goal: Goal, reason: str, stats: Stats, explanation: str | None = None) -> Solution:
+def unsolved(board: Board, goal: Goal, reason: Reason, stats: Stats, explanation: str | None = None) -> Solution:
     """An answer without a solution; the explanation defaults to the stop's."""
     return Solution(board.with_pegs(board.pegs_mask), goal, False, reason, [], stats,
-                    STOP_EXPLANATIONS.get(reason, "") if explanation is None else explanation)
+                    reason.explanation if explanation is None else explanation)
 
 
 def dual(board: Board, goal: Goal) -> tuple[Board, Goal]:

@@ -19,21 +19,21 @@ from dataclasses import dataclass, field
 from .board import Board
 from .geometry import Hole, Jump
 from .goal import Goal
+from .outcome import Reason
 from .solver import Limit, solve
 
 # One-letter marks for the printed table.
-MARKS = {"solved": "S", "position class": "c", "pagoda": "p", "exhausted": "x"}
+MARKS = {Reason.SOLVED: "S", Reason.POSITION_CLASS: "c", Reason.PAGODA: "p", Reason.EXHAUSTED: "x"}
 
 
 @dataclass
 class Entry:
-    """How one (vacancy, finish) pair was settled: ``reason`` is ``"solved"``,
-    ``"position class"``, ``"pagoda"``, ``"exhausted"`` or a stop reason (``"time
-    limit"`` etc., nothing proved); ``nodes`` and ``seconds`` are the work spent."""
+    """How one (vacancy, finish) pair was settled: ``reason`` is a :class:`Reason` (solved,
+    a proof, or a stop that proves nothing); ``nodes`` and ``seconds`` are the work spent."""
 
     vacancy: Hole
     finish: Hole
-    reason: str
+    reason: Reason
     jumps: list[Jump] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
@@ -87,12 +87,12 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
                 sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f),
                             limit=Limit(seconds=seconds_per_problem))
                 entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0)
-            if entry.reason == "solved":
+            if entry.reason is Reason.SOLVED:
                 _replay(board, v, f, entry.jumps)
             done[(v, f)] = entry
             out.append(entry)
             if progress:
                 progress(len(out), n * n)
-            if entry.reason == "interrupted":  # Ctrl-C ends the whole table
+            if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole table
                 return out
     return out

@@ -1,0 +1,58 @@
+"""Outcomes: why a search, a portfolio or a whole-board analysis ended, as one type that
+knows what each one proves. Every other module names outcomes through :class:`Reason`."""
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    """Why an answer is what it is.
+
+    A ``str``: it compares equal to its words (``Reason.NODE_LIMIT == "node limit"``) and
+    prints and serialises as them, so JSON and older code reading ``sol.reason`` see
+    the same strings as before.
+    """
+
+    SOLVED = "solved"
+    POSITION_CLASS = "position class"  # proved impossible by de Bruijn's or Bell's classes
+    PAGODA = "pagoda"                  # proved impossible by a pagoda function
+    EXHAUSTED = "exhausted"            # proved impossible: every reachable position searched
+    NODE_LIMIT = "node limit"
+    TIME_LIMIT = "time limit"
+    MEMORY_LIMIT = "memory limit"
+    BEAM = "beam"                      # a beam that cut a level ran empty: nothing proved
+    INTERRUPTED = "interrupted"        # Ctrl-C
+
+    @property
+    def proves_impossible(self) -> bool:
+        """True for the reasons that prove no solution exists."""
+        return self in (Reason.POSITION_CLASS, Reason.PAGODA, Reason.EXHAUSTED)
+
+    @property
+    def settles(self) -> bool:
+        """True when the answer is known: solved, or proved impossible."""
+        return self is Reason.SOLVED or self.proves_impossible
+
+    @property
+    def is_limit(self) -> bool:
+        """True for the stops at a node, time or memory limit."""
+        return self in (Reason.NODE_LIMIT, Reason.TIME_LIMIT, Reason.MEMORY_LIMIT)
+
+    @property
+    def explanation(self) -> str:
+        """The stop in words ("" for the proofs by class and pagoda, which explain themselves)."""
+        return _EXPLANATIONS.get(self, "")
+
+
+_EXPLANATIONS = {
+    Reason.NODE_LIMIT: "the search stopped at its node limit; nothing proved",
+    Reason.TIME_LIMIT: "the search stopped at its time limit; nothing proved",
+    Reason.INTERRUPTED: "the search was stopped by Ctrl-C; nothing proved",
+    Reason.MEMORY_LIMIT: "the beam's levels outgrew the memory budget; nothing proved",
+    Reason.BEAM: "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
+    Reason.EXHAUSTED: "every position reachable from the start was searched: no solution",
+}
+
+# Index = the search core's stop code (pegcore's STOP_* in _search_impl.pxi).
+CORE_STOPS = (Reason.EXHAUSTED, Reason.NODE_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED,
+              Reason.MEMORY_LIMIT, Reason.BEAM)
