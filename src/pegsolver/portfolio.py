@@ -72,7 +72,7 @@ def members(goal: Goal, order: str | None = None, backward: bool = False) -> lis
     :param backward: only the backward members (the caller asked for backward search).
     """
     named = goal.finish is not None
-    orders = [order] if order else [o for o in ORDERS]
+    orders = [order] if order else list(ORDERS)
     forward = [Member("guided", weight=4), Member("beam")]
     forward += [Member("symmetry", o, weight=3 if order else 1) for o in orders]
     forward.append(Member("symmetry", random_order=True))
