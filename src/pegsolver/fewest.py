@@ -17,8 +17,7 @@ from dataclasses import replace
 from .board import Board
 from .goal import Goal, plural
 from .outcome import Reason
-from .solver import Limit, Run, Solution, Stats, empty_stats, impossibility, unsolved
-
+from .solver import Limit, Run, Solution, Stats, empty_stats, unsolved
 
 
 def solve_fewest(board: Board, run: Run) -> Solution:
