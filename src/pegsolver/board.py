@@ -138,7 +138,7 @@ class Board:
 
     def is_legal(self, jump: Jump) -> bool:
         p = self.pegs_mask
-        return (jump in self.shape.jumps and p >> jump.from_hole & 1 and p >> jump.over & 1
+        return (jump in self.shape.jump_set and p >> jump.from_hole & 1 and p >> jump.over & 1
                 and not p >> jump.to_hole & 1)
 
     def legal_jumps(self) -> list[Jump]:
@@ -149,7 +149,7 @@ class Board:
         """None if the jump is legal now, else the reason in words."""
         name = lambda h: hole_name(self.shape, h)  # noqa: E731
         p = self.pegs_mask
-        if jump not in self.shape.jumps:
+        if jump not in self.shape.jump_set:
             return f"{name(jump.from_hole)}-{name(jump.to_hole)} is not a jump of this board"
         if not p >> jump.from_hole & 1:
             return f"no peg on {name(jump.from_hole)}"

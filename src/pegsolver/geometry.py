@@ -107,6 +107,7 @@ class Shape:
     rules: str | None = None
     index: dict[Coord, Hole] = field(init=False, repr=False)
     jumps: tuple[Jump, ...] = field(init=False, repr=False)
+    jump_set: frozenset[Jump] = field(init=False, repr=False)  # the same jumps, for membership tests
     slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     symmetries: tuple[tuple[Hole, ...], ...] = field(init=False, repr=False)
 
@@ -134,6 +135,7 @@ class Shape:
         set_(self, "index", {rc: i for i, rc in enumerate(coords)})
         jumps, slots = self._find_jumps()
         set_(self, "jumps", jumps)
+        set_(self, "jump_set", frozenset(jumps))
         set_(self, "slots", slots)
         set_(self, "symmetries", self._find_symmetries())
 

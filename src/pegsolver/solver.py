@@ -23,7 +23,7 @@ from .compile import (
     compile_problem,
     goal_symmetries,
 )
-from .errors import GoalError, PegsolverError
+from .errors import GoalError, IllegalJumpError, PegsolverError
 from .geometry import Jump
 from .goal import Goal
 from .notation import group_moves, jump_name, move_name
@@ -97,9 +97,10 @@ class Stats:
     ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
     stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
-    loop; ``symmetries`` the size of the symmetry group used (1 = none);
-    ``pagoda_prunes`` positions dropped because a pagoda function fell below the goal's;
-    ``direction`` ``"forward"``, or ``"backward"`` when the dual problem was searched;
+    loop (for ``"auto"``, of its whole portfolio); ``symmetries`` the size of the symmetry
+    group used (1 = none); ``pagoda_prunes`` positions dropped because a pagoda function
+    fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
+    problem was searched;
     ``member`` the portfolio member that answered (strategy ``"auto"``, e.g. ``"guided
     backward"``; empty otherwise) and ``runs`` the searches made (every counter above sums
     them; the table counters are the answering run's)."""
@@ -152,9 +153,8 @@ class Solution:
 
     def __post_init__(self):
         self.reason = Reason(self.reason)  # ValueError for words that are no reason
-        board = self.start.with_pegs(self.start.pegs_mask)
-        for j in self.jumps:
-            board.push(j)  # raises IllegalJumpError if the core returned nonsense
+        board = self.start.with_pegs(replay(self.start, self.jumps))  # checks what the core returned
+        board.history = list(self.jumps)
         if self.solved and self.goal.fewest_pegs:
             if board.legal_jumps():  # a jump left would leave fewer pegs
                 raise RuntimeError("internal error: the fewest-pegs finish found still has a jump")
@@ -195,6 +195,25 @@ class Solution:
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
             "stats": asdict(self.stats),
         }
+
+
+def replay(start: Board, jumps: list[Jump]) -> int:
+    """The pegs (bitboard) after ``jumps`` from ``start``, each jump checked against the rules
+    with bit operations.
+
+    :raises IllegalJumpError: a jump that is not one of the board's, or not legal where it is
+        played (the message names the jump, its place and why).
+    """
+    allowed = start.shape.jump_set
+    pegs = start.pegs_mask
+    for k, j in enumerate(jumps, 1):
+        fo = (1 << j.from_hole) | (1 << j.over)
+        fot = fo | (1 << j.to_hole)
+        if j not in allowed or pegs & fot != fo:
+            why = start.with_pegs(pegs).why_illegal(j)
+            raise IllegalJumpError(f"illegal jump {k} ({jump_name(start.shape, j)}): {why}")
+        pegs ^= fot
+    return pegs
 
 
 def resolve_board(board: Board | str) -> Board:
