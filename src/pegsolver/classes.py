@@ -15,6 +15,8 @@ A start and a finish in different classes can never be joined.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .geometry import ORTHOGONAL, TRIANGULAR, Hole, Shape
 
 # GF(4) = {0, 1, p, p²} coded 0, 1, 2, 3; addition is XOR.
@@ -36,6 +38,7 @@ def hole_class(shape: Shape, hole: Hole) -> Class:
     return (_POWERS[(r + c) % 3], _POWERS[(r - c) % 3])
 
 
+@lru_cache(maxsize=4096)
 def position_class(shape: Shape, pegs_mask: int) -> Class:
     """Class of a position (XOR of its pegs' contributions).
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,12 +76,14 @@ class Problem:
     beam_width: int = 0      # positions kept per level (beam strategy only)
 
 
-def goal_symmetries(shape: Shape, goal: Goal) -> list[tuple[int, ...]]:
-    """The board's symmetries that map the goal onto itself (identity first)."""
+@lru_cache(maxsize=512)
+def goal_symmetries(shape: Shape, goal: Goal) -> tuple[tuple[int, ...], ...]:
+    """The board's symmetries that map the goal onto itself (identity first); kept per
+    (shape, goal)."""
     if goal.finish is None:
-        return list(shape.symmetries)
+        return tuple(shape.symmetries)
     target = goal.finish_mask()
-    return [p for p in shape.symmetries if shape.map_mask(p, target) == target]
+    return tuple(p for p in shape.symmetries if shape.map_mask(p, target) == target)
 
 
 def centre_distance(shape: Shape) -> list[float]:
@@ -137,18 +140,35 @@ def hole_weights(shape: Shape, kind: str) -> list[int]:
 
 def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=(),
                     order: str | tuple[int, ...] | None = None, beam_width: int = DEFAULT_BEAM_WIDTH) -> Problem:
+    """The arrays of one search. All but the start are kept per (shape, goal, strategy,
+    pagodas, order, beam width) within a process, read-only, so that repeated calls from
+    Python cost little (a random order is a new key each time: not kept).
+
+    :raises PegsolverError: an unknown order, or an order that is no permutation of the jumps.
+    """
+    pagodas = tuple(tuple(int(x) for x in w) for w in pagodas)
+    if isinstance(order, tuple) and len(order) > 0:  # random orders would only fill the cache
+        fixed = _fixed_arrays.__wrapped__(shape, goal, strategy, pagodas, order, beam_width)
+    else:
+        fixed = _fixed_arrays(shape, goal, strategy, pagodas, order, beam_width)
+    start = np.array([h for h in range(shape.size) if start_mask >> h & 1], dtype=np.int32)
+    return replace(fixed, start=start)
+
+
+@lru_cache(maxsize=512)
+def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple, order, beam_width: int) -> Problem:
     code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else []
     n = shape.size
     order = jump_order(shape, order or order_name)
     rank = {k: i for i, k in enumerate(order)}
     slots = [[rank[j] if j >= 0 else -1 for j in row] for row in shape.slots]
-    return Problem(
+    problem = Problem(
         order=np.array(order, dtype=np.int32),
         jumps=np.array([shape.jumps[k] for k in order], dtype=np.int32).reshape(-1, 3),
         slots=np.array(slots, dtype=np.int32).reshape(n, len(shape.directions)),
         perms=np.array(perms, dtype=np.int32).reshape(-1, n),
-        start=np.array([h for h in range(n) if start_mask >> h & 1], dtype=np.int32),
+        start=np.zeros(0, dtype=np.int32),  # per call: compile_problem sets it
         goal_holes=np.array(sorted(goal.finish or ()), dtype=np.int32),
         goal_count=goal.pegs,
         nholes=n,
@@ -160,3 +180,7 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pa
         thresholds=np.array([sum(w[h] for h in goal.finish or ()) for w in pagodas], dtype=np.int64),
         beam_width=beam_width if code == 3 else 0,
     )
+    for value in vars(problem).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # shared by every call with the same key
+    return problem
