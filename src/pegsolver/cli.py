@@ -267,11 +267,10 @@ def with_vacant(board: Board, names: list[str] | None, style: str | None) -> Boa
     """``board`` with every hole filled but those ``--vacant`` names (unchanged without names)."""
     if not names:
         return board
-    holes = parse_holes(board, names, "--vacant", style)
-    board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in holes))
-    if board.pegs_mask == 0:
+    holes = parse_holes(board, names, "--vacant", style)  # read in the chosen notation, each once
+    if len(holes) == board.shape.size:
         raise PegsolverError("--vacant leaves no peg on the board")
-    return board
+    return board.with_vacant(*holes)
 
 
 def load_start(args) -> tuple[Board, Goal | None]:
@@ -325,18 +324,18 @@ def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
         return Goal.anywhere(pegs)
     if not args.finish:
         return file_goal or default_goal(board, args.strategy)
-    special = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]
-    if special and len(args.finish) == 1 and special[0].lower() == "fewest":
-        if getattr(args, "command", "solve") != "solve":
-            raise PegsolverError("--finish fewest is a question for solve; here give a hole or 'any'")
-        return Goal.fewest()
-    anywhere = special
-    if anywhere:
+    words = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]  # each stands alone
+    if words:
+        fewest = words[0].lower() == "fewest"
+        if len(args.finish) == 1 and fewest:
+            if getattr(args, "command", "solve") != "solve":
+                raise PegsolverError("--finish fewest is a question for solve; here give a hole or 'any'")
+            return Goal.fewest()
         if len(args.finish) == 1:
             return Goal.anywhere()
-        holes = [w for w in args.finish if w not in anywhere]
-        meaning = "the fewest pegs possible" if anywhere[0].lower() == "fewest" else "one peg anywhere"
-        raise PegsolverError(f"--finish {anywhere[0]} stands alone ({meaning}); to name the finish, "
+        holes = [w for w in args.finish if w not in words]
+        meaning = "the fewest pegs possible" if fewest else "one peg anywhere"
+        raise PegsolverError(f"--finish {words[0]} stands alone ({meaning}); to name the finish, "
                              f"give only holes: --finish {' '.join(holes) or 'HOLE'}")
     holes = parse_holes(board, args.finish, "--finish", args.notation)
     return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
