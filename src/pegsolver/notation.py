@@ -140,7 +140,7 @@ def split_moves(text: str) -> list[str]:
 
 
 def _jump_over(shape: Shape, from_hole: Hole, over: Hole, to_hole: Hole) -> bool:
-    return any(j.from_hole == from_hole and j.over == over and j.to_hole == to_hole for j in shape.jumps)
+    return Jump(from_hole, over, to_hole) in shape.jump_set
 
 
 def parse_move(shape: Shape, text: str, style: str | None = None) -> list[Jump]:
