@@ -11,13 +11,13 @@ test run's smoke pass) the problems auto does not yet settle run with a 1 s limi
 import time
 
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, Limit, solve
-from pegsolver.bench import load_problems
-from pegsolver.classes import class_finishes, position_class
-from pegsolver.compile import ORDERS
+from pegsolver.apps.bench import load_problems
+from pegsolver.engine.compile import ORDERS
+from pegsolver.proofs.classes import class_finishes, position_class
+from replay import assert_solves
 
 SECONDS = 5.0
 SMOKE_SECONDS = 1.0
@@ -37,7 +37,7 @@ def cases():
                                 id=f"triangle{side}-corner"))
     french = pegsolver.find_variant("french").board()
     shape = french.shape
-    names = [pegsolver.notation.hole_name(shape, h) for h in range(shape.size)]
+    names = [pegsolver.model.notation.hole_name(shape, h) for h in range(shape.size)]
     for v in range(shape.size):
         for f in range(shape.size):
             if position_class(shape, shape.full_mask & ~(1 << v)) == position_class(shape, 1 << f):
@@ -50,7 +50,7 @@ def cases():
     for v in range(shape.size):
         start = single_vacancy("diamond", v)
         if class_finishes(shape, start.pegs_mask):
-            name = pegsolver.notation.hole_name(shape, v)
+            name = pegsolver.model.notation.hole_name(shape, v)
             # The apexes and the four holes beside the centre: no member settles them in
             # minutes (a beam of 400,000 neither); whether they can end with one peg at all
             # is open here.

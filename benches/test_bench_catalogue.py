@@ -1,8 +1,8 @@
 """Benchmarks of the board catalogue's harder problems, with node counts in extra_info."""
 import pytest
-from replay import assert_solves
 
 from pegsolver import Goal, Limit, solve
+from replay import assert_solves
 
 NODE_LIMIT = 20_000_000
 

@@ -6,10 +6,10 @@ own loop time), and English centre -> centre through the Python API takes under 
 (the bench median). Counters are exact and go in ``extra_info``.
 """
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, solve
+from replay import assert_solves
 
 
 def run(benchmark, fn, rounds=20):

@@ -1,5 +1,5 @@
 """The standard problem set (pegsolver/problems.toml) under pytest-benchmark: one group
-per problem, one bench per strategy variant of ``pegsolver.bench.BENCH_STRATEGIES``,
+per problem, one bench per strategy variant of ``pegsolver.apps.bench.BENCH_STRATEGIES``,
 the counters in ``extra_info``. ``pegsolver bench`` runs the same pairs.
 
 Measuring (``--benchmark-enable``), each run has ``pegsolver bench``'s default limits
@@ -10,10 +10,9 @@ have stopped at a limit (or be the beam's incomplete answer), and no answer may
 contradict the problem set's ``expect``.
 """
 import pytest
-from replay import assert_solves
 
 from pegsolver import Limit
-from pegsolver.bench import (
+from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
     DEFAULT_NODES,
     DEFAULT_SECONDS,
@@ -24,6 +23,7 @@ from pegsolver.bench import (
     run_one,
     warm_up,
 )
+from replay import assert_solves
 
 PROBLEM_SET = load_problems()
 SMOKE_LIMIT = Limit(nodes=20_000)

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 import pegsolver
-from pegsolver.table import MARKS, single_vacancy_table
+from pegsolver.survey import MARKS, single_vacancy_table
 
 
 @pytest.mark.benchmark(group="tables")

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from pegsolver import Board, Shape, find_variant
 from pegsolver.analysis import analyse, solution_table
-from pegsolver.cli import main
+from pegsolver.apps.cli import main
 from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
-from pegsolver.notation import parse_hole
+from pegsolver.model.notation import parse_hole
 
 # OEIS A112737: English board, centre start, positions after n jumps up to symmetry.
 ENGLISH_LEVELS = [1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224, 1753737,

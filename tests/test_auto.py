@@ -3,14 +3,14 @@
 Every solution is replayed by tests/replay.py (independent of the core)."""
 import numpy as np
 import pytest
-from replay import assert_solves, replay_solution
 
 import pegsolver
 from pegsolver import Goal, Limit, solve
-from pegsolver.classes import class_finishes
-from pegsolver.cli import main
-from pegsolver.compile import DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
-from pegsolver.portfolio import luby, members
+from pegsolver.apps.cli import main
+from pegsolver.engine.compile import DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
+from pegsolver.engine.portfolio import luby, members
+from pegsolver.proofs.classes import class_finishes
+from replay import assert_solves, replay_solution
 
 
 def start(variant, vacant):
@@ -208,7 +208,7 @@ def test_fewest_under_a_limit_keeps_the_best_found():
 def test_fewest_time_limit_covers_the_proofs():
     # triangle 15's proofs for one peg (a pagoda linear program per finish) take longer
     # than the limit: the search then does not start, and says so
-    from pegsolver import pagoda
+    from pegsolver.proofs import pagoda
     pagoda.certificate.cache_clear()  # an earlier test may have proved these already
     sol = solve("triangle15", Goal.fewest(), limit=Limit(seconds=0.05))
     assert sol.reason == "time limit" and sol.stats.nodes == 0 and "during the proofs" in sol.explanation
@@ -258,14 +258,14 @@ def test_numpy_numbers_are_taken_everywhere():
 
 
 def test_class_bound_for_several_pegs():
-    from pegsolver.classes import class_allows_pegs
+    from pegsolver.proofs.classes import class_allows_pegs
     shape = start("french", "d4").shape
     centre = shape.full_mask & ~(1 << start("french", "d4").hole("d4"))
     assert not class_finishes(shape, centre)
     assert class_allows_pegs(shape, centre, 2)
     assert not class_allows_pegs(shape, centre, 1)
     # brute force: a pair of holes in the start's class exists exactly when allowed
-    from pegsolver.classes import position_class
+    from pegsolver.proofs.classes import position_class
     target = position_class(shape, centre)
     pairs = any(position_class(shape, 1 << a | 1 << b) == target
                 for a in range(shape.size) for b in range(a + 1, shape.size))

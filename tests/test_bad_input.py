@@ -6,7 +6,7 @@ import pytest
 
 import pegsolver
 from pegsolver import Board, Goal, GoalError, Limit, PegsolverError, solve
-from pegsolver.cli import main
+from pegsolver.apps.cli import main
 
 
 def test_goals_take_hole_names_and_check_themselves():

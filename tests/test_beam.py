@@ -7,11 +7,11 @@ reference agree on cut beams in test_differential.py.
 import json
 
 import pytest
-from replay import assert_solves
 
 from pegsolver import Goal, Limit, PegsolverError, solve
-from pegsolver.cli import main
-from pegsolver.compile import MAX_BEAM_WIDTH
+from pegsolver.apps.cli import main
+from pegsolver.engine.compile import MAX_BEAM_WIDTH
+from replay import assert_solves
 
 
 def test_diamond_off_centre_d2_to_f2():

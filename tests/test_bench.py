@@ -8,10 +8,9 @@ import sys
 import time
 
 import pytest
-from replay import assert_solves
 
 from pegsolver import Limit
-from pegsolver.bench import (
+from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
     REFERENCE,
     RunResult,
@@ -22,10 +21,11 @@ from pegsolver.bench import (
     run_bench,
     run_one,
 )
-from pegsolver.cli import main
-from pegsolver.compile import ORDERS, STRATEGIES
+from pegsolver.apps.bench_report import best_run, speedup, tables
+from pegsolver.apps.cli import main
+from pegsolver.engine.compile import ORDERS, STRATEGIES
 from pegsolver.errors import BenchError, PegsolverError
-from pegsolver.report import best_run, speedup, tables
+from replay import assert_solves
 
 PROBLEM_SET = load_problems()
 PROBLEMS = {p.name: p for p in PROBLEM_SET.problems}
@@ -57,7 +57,7 @@ def test_problem_set_covers_the_issue():
 
 
 def test_fixed_french_finishes_are_allowed_by_position_class():
-    from pegsolver.classes import class_finishes
+    from pegsolver.proofs.classes import class_finishes
     for p in PROBLEM_SET.problems:
         if p.board == "french" and p.finish:
             start = p.start()
@@ -182,7 +182,7 @@ def test_an_answer_contradicting_the_set_is_reported(tmp_path, capsys):
 
 
 def test_ctrl_c_keeps_the_finished_runs(monkeypatch):
-    import pegsolver.bench as bench_module
+    import pegsolver.apps.bench as bench_module
     real, calls = bench_module.run_one, []
 
     def interrupted_third(problem, strategy, limit):

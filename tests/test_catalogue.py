@@ -4,13 +4,14 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replay import UNIT_STEPS, assert_solves, replay_coords
 
 import pegsolver
-from pegsolver import Board, BoardTextError, Goal, Shape, boardfile, solve
-from pegsolver.cli import main
-from pegsolver.notation import hole_name, jump_name, parse_hole, parse_move
-from pegsolver.variants import catalogue, find_variant
+from pegsolver import Board, BoardTextError, Goal, Shape, solve
+from pegsolver.apps.cli import main
+from pegsolver.model import boardfile
+from pegsolver.model.notation import hole_name, jump_name, parse_hole, parse_move
+from pegsolver.model.variants import catalogue, find_variant
+from replay import UNIT_STEPS, assert_solves, replay_coords
 
 
 def cross(n, arm_from, arm_to):

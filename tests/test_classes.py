@@ -5,8 +5,8 @@ import pytest
 
 import pegsolver
 from pegsolver import Goal, solve
-from pegsolver.classes import class_finishes, position_class
-from pegsolver.cli import main
+from pegsolver.apps.cli import main
+from pegsolver.proofs.classes import class_finishes, position_class
 
 
 def vacate(name, hole):
@@ -61,7 +61,7 @@ def test_classes_command(capsys):
     assert "no position classes" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("variant", pegsolver.variants.catalogue(), ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", pegsolver.model.variants.catalogue(), ids=lambda v: v.name)
 def test_no_standard_start_is_impossible_by_class(variant):
     board = variant.board()
     if board.shape.rules != "diagonal":

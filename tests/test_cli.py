@@ -7,9 +7,9 @@ import sys
 import time
 
 import pytest
-from replay import replay_coords
 
-from pegsolver.cli import main
+from pegsolver.apps.cli import main
+from replay import replay_coords
 
 ENGLISH_HOLES = {(r, c) for r in range(7) for c in range(7) if 2 <= r <= 4 or 2 <= c <= 4}
 

@@ -3,13 +3,13 @@ solutions that replay on boards of 65..128 holes, and the 128-hole limit."""
 import random
 
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Board, BoardTooLargeError, Goal, Limit, Shape, solve
-from pegsolver._core import core64, core128, core_for
-from pegsolver.compile import compile_problem
+from pegsolver.engine.compile import compile_problem
+from pegsolver.engine.core import core64, core128, core_for
 from pegsolver.solver import default_goal
+from replay import assert_solves
 
 TABLE_BYTES = 16 << 20  # large enough that no table here stops growing
 

@@ -9,12 +9,12 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Board, Goal, Shape, solve
-from pegsolver.compile import ORDERS
+from pegsolver.engine.compile import ORDERS
 from pegsolver.errors import CoreMissingError
+from replay import assert_solves
 
 
 @st.composite

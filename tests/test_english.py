@@ -1,9 +1,9 @@
 """English 33-hole board: the published figures and the seed article's count."""
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, solve
+from replay import assert_solves
 
 ENGLISH_HOLES = {(r, c) for r in range(7) for c in range(7) if 2 <= r <= 4 or 2 <= c <= 4}
 

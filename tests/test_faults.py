@@ -10,9 +10,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import pegsolver
-from pegsolver import Board, BoardTextError, Goal, PegsolverError, boardfile, svg
-from pegsolver.cli import main
-from pegsolver.play import Game, PlayApp
+from pegsolver import Board, BoardTextError, Goal, PegsolverError
+from pegsolver.apps import svg
+from pegsolver.apps.cli import main
+from pegsolver.apps.play import Game, PlayApp
+from pegsolver.model import boardfile
 
 NS = "{http://www.w3.org/2000/svg}"
 SIZE = (110, 36)
@@ -254,7 +256,7 @@ def ctrl_c(name, *args, **kwargs):
         raise KeyboardInterrupt
     return real_import(name, *args, **kwargs)
 builtins.__import__ = ctrl_c
-from pegsolver.cli import main      # what the pegsolver script does
+from pegsolver.apps.cli import main      # what the pegsolver script does
 sys.exit(main())
 """
 

@@ -1,9 +1,9 @@
 """French 37-hole board and triangles of side 1 to 5."""
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, GoalError, Limit, solve
+from replay import assert_solves
 
 FRENCH_HOLES = {(r, c) for r in range(7) for c in range(7) if abs(r - 3) + abs(c - 3) <= 4}
 

@@ -2,13 +2,13 @@
 from the centre). It solves boards the plain orders do not reach in reasonable time,
 in both core widths, and agrees with the pure-Python reference."""
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, Limit, solve
-from pegsolver._core import core64, core128
-from pegsolver.compile import ISOLATED_WEIGHT, STRATEGIES, STRATEGY_HELP, compile_problem, hole_weights
-from pegsolver.notation import parse_hole
+from pegsolver.engine.compile import ISOLATED_WEIGHT, STRATEGIES, STRATEGY_HELP, compile_problem, hole_weights
+from pegsolver.engine.core import core64, core128
+from pegsolver.model.notation import parse_hole
+from replay import assert_solves
 
 LIMIT = Limit(nodes=1_000_000)
 

@@ -9,7 +9,7 @@ import pytest
 
 import pegsolver
 from pegsolver import Goal, Limit, Reason, solve
-from pegsolver.outcome import CORE_STOPS
+from pegsolver.engine.outcome import CORE_STOPS
 
 
 def test_reason_is_its_words():
@@ -53,3 +53,14 @@ def test_no_outcome_words_outside_the_outcome_module():
                     and (path.name, tok.string) not in KEYS):
                 found.append(f"{path.name}:{tok.start[0]} {tok.string}")
     assert not found, found
+
+
+def test_old_module_names_still_import_with_a_warning():
+    import importlib
+    import sys
+
+    from pegsolver.model import board as new_board
+    sys.modules.pop("pegsolver.board", None)
+    with pytest.warns(DeprecationWarning, match="pegsolver.board has moved to pegsolver.model.board"):
+        old = importlib.import_module("pegsolver.board")
+    assert old is new_board  # one module under both names: same classes, same state

@@ -7,13 +7,13 @@ import asyncio
 import math
 
 import pytest
-from replay import UNIT_STEPS, replay_coords
 
 import pegsolver
 from pegsolver import Goal, solve
-from pegsolver.cli import main
-from pegsolver.play import Game, PlayApp, find_hint
+from pegsolver.apps.cli import main
+from pegsolver.apps.play import Game, PlayApp, find_hint
 from pegsolver.solver import impossibility
+from replay import UNIT_STEPS, replay_coords
 
 SIZE = (110, 36)
 

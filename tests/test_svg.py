@@ -6,12 +6,13 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from replay import replay_coords
 
 import pegsolver
-from pegsolver import solve, svg
-from pegsolver.cli import main
-from pegsolver.notation import group_moves
+from pegsolver import solve
+from pegsolver.apps import svg
+from pegsolver.apps.cli import main
+from pegsolver.model.notation import group_moves
+from replay import replay_coords
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -95,7 +96,7 @@ def test_triangle_drawn_as_a_triangle():
         assert math.isclose(math.dist(a, b), 4 * spacing, rel_tol=1e-3)
 
 
-@pytest.mark.parametrize("variant", [v.name for v in pegsolver.variants.catalogue()])
+@pytest.mark.parametrize("variant", [v.name for v in pegsolver.model.variants.catalogue()])
 def test_every_variant_drawn(variant):
     board = pegsolver.find_variant(variant).board()
     d = diagrams(svg.board_svg(board))
@@ -138,7 +139,7 @@ def test_unsolved_svg_shows_the_start(tmp_path, capsys):
 def test_boards_svg_directory(tmp_path, capsys):
     folder = tmp_path / "pictures" / "boards"
     code, out, _ = run(capsys, "boards", "--svg", str(folder))
-    variants = pegsolver.variants.catalogue()
+    variants = pegsolver.model.variants.catalogue()
     assert code == 0 and f"svg: {len(variants)} pictures" in out
     files = sorted(p.name for p in folder.iterdir())
     assert files == sorted(f"{v.name}.svg" for v in variants)

@@ -2,13 +2,13 @@
 import json
 
 import pytest
-from replay import assert_solves
 
 import pegsolver
 from pegsolver import Goal, solve
-from pegsolver.cli import main
+from pegsolver.apps.cli import main
 from pegsolver.solver import Solution
-from pegsolver.table import single_vacancy_table
+from pegsolver.survey import single_vacancy_table
+from replay import assert_solves
 
 PROOFS = ("position class", "pagoda", "exhausted")
 

@@ -7,13 +7,18 @@
 """
 import importlib
 
+from . import _moved
+
+_moved.install()  # old module names (pegsolver.board, ...) still import, with a warning
+
 # Names are loaded on first use (PEP 562), so that importing the package, and the command
 # line's start, cost little, and a Ctrl-C during the start is caught by the command line.
 _SOURCES = {
-    "Board": "board", "Shape": "geometry", "Jump": "geometry", "Goal": "goal", "Limit": "solver",
-    "Solution": "solver", "Stats": "solver", "solve": "solver", "Variant": "variants", "VARIANTS": "variants",
-    "find_variant": "variants", "STRATEGIES": "compile", "DEFAULT_STRATEGY": "compile",
-    "Reason": "outcome", "PegsolverError": "errors", "BoardTextError": "errors", "BoardTooLargeError": "errors",
+    "Board": "model.board", "Shape": "model.geometry", "Jump": "model.geometry", "Goal": "model.goal",
+    "Limit": "solver", "Solution": "solver", "Stats": "solver", "solve": "solver", "Variant": "model.variants",
+    "VARIANTS": "model.variants", "find_variant": "model.variants", "STRATEGIES": "engine.compile",
+    "DEFAULT_STRATEGY": "engine.compile", "Reason": "engine.outcome", "PegsolverError": "errors",
+    "BoardTextError": "errors", "BoardTooLargeError": "errors",
     "UnknownVariantError": "errors", "UnknownHoleError": "errors", "InvalidJumpError": "errors",
     "IllegalJumpError": "errors", "GoalError": "errors", "CoreMissingError": "errors",
 }
@@ -23,7 +28,7 @@ def __getattr__(name: str):
     if name in _SOURCES:
         value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
     elif name == "boardfile":
-        value = importlib.import_module(".boardfile", __name__)
+        value = importlib.import_module(".model.boardfile", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import Board
-from .classes import has_classes, hole_class, position_class
+from .engine.outcome import Reason
 from .errors import BoardTooLargeError, CoreMissingError, GoalError, PegsolverError
-from .geometry import Shape
-from .notation import hole_name, parse_hole
-from .outcome import Reason
+from .model.board import Board
+from .model.geometry import Shape
+from .model.notation import hole_name, parse_hole
+from .proofs.classes import has_classes, hole_class, position_class
 from .solver import resolve_board
 
 MAX_ENUM_HOLES = 64

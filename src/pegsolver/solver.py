@@ -8,11 +8,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 
-from . import pagoda, reference
-from ._core import core_for
-from .board import Board
-from .classes import class_allows_pegs, class_finishes, has_classes, position_class
-from .compile import (
+from .engine import reference
+from .engine.compile import (
     AUTO,
     DEFAULT_BEAM_WIDTH,
     DEFAULT_STRATEGY,
@@ -23,13 +20,17 @@ from .compile import (
     compile_problem,
     goal_symmetries,
 )
+from .engine.core import core_for
+from .engine.outcome import CORE_STOPS, Reason
 from .errors import GoalError, IllegalJumpError, PegsolverError
-from .geometry import Jump
-from .goal import Goal
-from .notation import group_moves, jump_name, move_name
-from .notation import hole_name as name_of_hole
-from .outcome import CORE_STOPS, Reason
-from .variants import find_variant
+from .model.board import Board
+from .model.geometry import Jump
+from .model.goal import Goal
+from .model.notation import group_moves, jump_name, move_name
+from .model.notation import hole_name as name_of_hole
+from .model.variants import find_variant
+from .proofs import pagoda
+from .proofs.classes import class_allows_pegs, class_finishes, has_classes, position_class
 
 BACKENDS = ("core", "reference")
 DEFAULT_TABLE_BYTES = 256 << 20
@@ -346,7 +347,7 @@ def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_
     run = Run(strategy, limit, backend, proofs, order, width, progress)
     try:
         if goal.fewest_pegs:
-            from .fewest import solve_fewest  # it calls solve() for each peg count
+            from .engine.fewest import solve_fewest  # it calls solve() for each peg count
             return solve_fewest(board, run)
         return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
@@ -384,7 +385,7 @@ class Run:
                                 "the time limit ran out during the proofs, before any search; nothing proved")
             run = replace(self, limit=replace(self.limit, seconds=left))
         if run.strategy == AUTO:
-            from .portfolio import solve_auto  # the portfolio runs this class's searches
+            from .engine.portfolio import solve_auto  # the portfolio runs this class's searches
             return solve_auto(board, goal, run, backward)
         if backward:
             dual_board, dual_goal = dual(board, goal)

@@ -18,19 +18,22 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from tabulate import tabulate
     from tqdm import tqdm
 
-    from . import analysis, bench, boardfile, report, svg
-    from .board import Board
-    from .classes import class_finishes, has_classes
-    from .compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
-    from .errors import BoardTextError, BoardTooLargeError, CoreMissingError, PegsolverError, UnknownVariantError
-    from .geometry import GRIDS, RULES, SQUARE
-    from .goal import Goal, plural
-    from .notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
-    from .outcome import Reason
+    from .. import analysis
+    from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
+    from ..engine.outcome import Reason
+    from ..errors import BoardTextError, BoardTooLargeError, CoreMissingError, PegsolverError, UnknownVariantError
+    from ..model import boardfile
+    from ..model.board import Board
+    from ..model.geometry import GRIDS, RULES, SQUARE
+    from ..model.goal import Goal, plural
+    from ..model.notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
+    from ..model.variants import catalogue, find_variant
+    from ..proofs.classes import class_finishes, has_classes
+    from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
+    from ..survey import MARKS, single_vacancy_table
+    from . import bench, svg
+    from . import bench_report as report
     from .replay import number_read_two_ways, replay_moves
-    from .solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
-    from .table import MARKS, single_vacancy_table
-    from .variants import catalogue, find_variant
 except KeyboardInterrupt:
     print("pegsolver: interrupted", file=sys.stderr)
     sys.exit(EXIT_INTERRUPTED)

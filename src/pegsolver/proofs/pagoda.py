@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .geometry import Shape
+from ..model.geometry import Shape
 
 _DENOMINATOR = 1000
 

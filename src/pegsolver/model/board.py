@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import (
+from ..errors import (
     BoardTextError,
     IllegalJumpError,
     InvalidJumpError,

@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from .board import Board
-from .goal import Goal, plural
+from ..model.board import Board
+from ..model.goal import Goal, plural
+from ..solver import Limit, Run, Solution, Stats, empty_stats, unsolved
 from .outcome import Reason
-from .solver import Limit, Run, Solution, Stats, empty_stats, unsolved
 
 
 def solve_fewest(board: Board, run: Run) -> Solution:

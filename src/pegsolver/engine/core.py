@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from .errors import BoardTooLargeError, CoreMissingError
+from ..errors import BoardTooLargeError, CoreMissingError
 
 BUILD_HINT = (
     "pegsolver's compiled core (pegcore._search64, pegcore._search128) is not built or not "

@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
-from .errors import GoalError
+from ..errors import GoalError
 from .geometry import Hole, Shape
 from .notation import hole_name, parse_hole
 

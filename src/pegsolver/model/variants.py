@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from ..errors import BoardTooLargeError, UnknownVariantError
+from ..proofs.classes import class_finishes
 from .board import Board
-from .classes import class_finishes
-from .errors import BoardTooLargeError, UnknownVariantError
 from .geometry import DIAGONAL, GRID_OF_RULES, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, Coord, Shape
 from .goal import Goal
 from .notation import hole_name, parse_hole

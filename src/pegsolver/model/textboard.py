@@ -23,7 +23,7 @@ style writes ``x``/``-``/``.`` side by side instead.
 """
 from __future__ import annotations
 
-from .errors import BoardTextError, BoardTooLargeError, text_error
+from ..errors import BoardTextError, BoardTooLargeError, text_error
 from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape, grid_for
 
 SEED_PEG, SEED_EMPTY, SEED_OFF = "xX", "-", "."

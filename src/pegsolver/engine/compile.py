@@ -7,9 +7,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .errors import PegsolverError
-from .geometry import SQUARE, Shape
-from .goal import Goal
+from ..errors import PegsolverError
+from ..model.geometry import SQUARE, Shape
+from ..model.goal import Goal
 
 # name -> (core strategy code, use the table, use symmetry, jump order, hole weights);
 # codes match pegcore's STRATEGY_* (0 seed scan, 1 dfs, 2 guided dfs, 3 beam).

@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .board import Board
-from .geometry import Hole, Jump
-from .goal import Goal
-from .outcome import Reason
+from .engine.outcome import Reason
+from .model.board import Board
+from .model.geometry import Hole, Jump
+from .model.goal import Goal
 from .solver import Limit, solve
 
 # One-letter marks for the printed table.

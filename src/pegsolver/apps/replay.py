@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .board import Board
-from .errors import IllegalJumpError, PegsolverError
-from .geometry import SQUARE, Jump, Shape
-from .notation import is_hole_number, split_moves
+from ..errors import IllegalJumpError, PegsolverError
+from ..model.board import Board
+from ..model.geometry import SQUARE, Jump, Shape
+from ..model.notation import is_hole_number, split_moves
 
 
 @dataclass

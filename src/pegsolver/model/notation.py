@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .errors import IllegalJumpError, InvalidJumpError, UnknownHoleError
+from ..errors import IllegalJumpError, InvalidJumpError, UnknownHoleError
 from .geometry import SQUARE, Hole, Jump, Shape
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .errors import BoardTextError, BoardTooLargeError
+from ..errors import BoardTextError, BoardTooLargeError
 
 Hole = int
 Coord = tuple[int, int]

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from ..engine.outcome import Reason
+from ..errors import OutputFileError
 from .bench import BASELINE, REFERENCE, BenchRun, RunResult
-from .errors import OutputFileError
-from .outcome import Reason
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 DASH = "-"

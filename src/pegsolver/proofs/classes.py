@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .geometry import ORTHOGONAL, TRIANGULAR, Hole, Shape
+from ..model.geometry import ORTHOGONAL, TRIANGULAR, Hole, Shape
 
 # GF(4) = {0, 1, p, p²} coded 0, 1, 2, 3; addition is XOR.
 _POWERS = (1, 2, 3)  # p^0, p^1, p^2; p^3 = 1

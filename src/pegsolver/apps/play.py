@@ -25,13 +25,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from .board import Board
-from .errors import CoreMissingError, PegsolverError
-from .geometry import SQUARE, Hole, Jump
-from .goal import Goal, plural
-from .notation import column_letters, group_moves, hole_name, jump_name, move_name
-from .outcome import Reason
-from .solver import Limit, impossibility, solve
+from ..engine.outcome import Reason
+from ..errors import CoreMissingError, PegsolverError
+from ..model.board import Board
+from ..model.geometry import SQUARE, Hole, Jump
+from ..model.goal import Goal, plural
+from ..model.notation import column_letters, group_moves, hole_name, jump_name, move_name
+from ..solver import Limit, impossibility, solve
 
 DEFAULT_HINT_SECONDS = 10.0
 # The hint's searches, tried in turn: guided depth-first search solves most positions of
@@ -584,7 +584,8 @@ class PlayApp(App):
             return
         jump = self.plan.get(game.board.pegs_mask) if self.plan_goal == game.goal else None
         if jump is not None:
-            self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], Reason.SOLVED, strategy="earlier search"))
+            self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], Reason.SOLVED,
+                                strategy="earlier search"))
             return
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")

@@ -30,11 +30,11 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
-from .board import Board
+from ..model.board import Board
+from ..model.goal import Goal, plural
+from ..solver import Limit, Run, Solution, dual, empty_stats, from_dual, unsolved
 from .compile import ORDERS
-from .goal import Goal, plural
 from .outcome import Reason
-from .solver import Limit, Run, Solution, dual, empty_stats, from_dual, unsolved
 
 BASE_NODES = 20_000      # a weight-1 member's budget in round 0
 BEAM_FIRST_WIDTH = 500   # the beam's width in round 0

@@ -31,8 +31,8 @@ import stat
 import tomllib
 from pathlib import Path
 
+from ..errors import BoardTextError, GoalError, PegsolverError
 from .board import Board
-from .errors import BoardTextError, GoalError, PegsolverError
 from .geometry import RULES, grid_for
 from .goal import Goal
 from .notation import hole_name, parse_hole

@@ -21,13 +21,13 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .board import Board
-from .compile import AUTO, ORDERS, STRATEGIES
-from .errors import BenchError, PegsolverError
-from .goal import Goal
-from .outcome import Reason
-from .solver import Limit, Solution, solve
-from .variants import find_variant
+from ..engine.compile import AUTO, ORDERS, STRATEGIES
+from ..engine.outcome import Reason
+from ..errors import BenchError, PegsolverError
+from ..model.board import Board
+from ..model.goal import Goal
+from ..model.variants import find_variant
+from ..solver import Limit, Solution, solve
 
 BASELINE = "seed"        # every speed ratio is taken against this variant
 BASE = "symmetry"        # the single search whose variants (orders, backward, ...) are measured
@@ -123,7 +123,7 @@ class ProblemSet:
 
 def default_problems_path() -> Path:
     """Where the packaged problem set lives."""
-    return Path(str(resources.files("pegsolver") / "problems.toml"))
+    return Path(str(resources.files(__package__) / "problems.toml"))
 
 
 def load_problems(path: str | Path | None = None) -> ProblemSet:

@@ -22,11 +22,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from .board import Board
-from .errors import OutputFileError, PegsolverError
-from .geometry import SQUARE, Jump, Shape
-from .goal import plural
-from .notation import column_letters, group_moves, hole_name, move_name
+from ..errors import OutputFileError, PegsolverError
+from ..model.board import Board
+from ..model.geometry import SQUARE, Jump, Shape
+from ..model.goal import plural
+from ..model.notation import column_letters, group_moves, hole_name, move_name
 
 SPACING = 28.0         # px between neighbouring holes
 HOLE_RADIUS = 0.36     # in spacings

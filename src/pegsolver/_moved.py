@@ -1,0 +1,51 @@
+"""Old module names (before the model/proofs/engine/apps layout) kept importable for this
+version, each with a DeprecationWarning naming its new place."""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import warnings
+
+MOVED = {
+    "geometry": "model.geometry", "notation": "model.notation", "textboard": "model.textboard",
+    "board": "model.board", "goal": "model.goal", "variants": "model.variants",
+    "boardfile": "model.boardfile", "classes": "proofs.classes", "pagoda": "proofs.pagoda",
+    "_core": "engine.core", "outcome": "engine.outcome", "compile": "engine.compile",
+    "reference": "engine.reference", "portfolio": "engine.portfolio", "fewest": "engine.fewest",
+    "cli": "apps.cli", "play": "apps.play", "svg": "apps.svg", "bench": "apps.bench",
+    "report": "apps.bench_report", "replay": "apps.replay", "table": "survey",
+}
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, new: str):
+        self.new = new
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        # the import system reads the module back from sys.modules: the old name becomes the
+        # new module itself, so both names share one state (monkeypatching included)
+        sys.modules[module.__name__] = importlib.import_module(self.new)
+
+
+class MovedFinder(importlib.abc.MetaPathFinder):
+    """Finds ``pegsolver.<old>`` and loads it as ``pegsolver.<new>``, warning once."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, old = fullname.rpartition(".")
+        if package != __package__ or old not in MOVED:
+            return None
+        new = f"{__package__}.{MOVED[old]}"
+        warnings.warn(f"{fullname} has moved to {new}; the old name goes in a later version",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.util.spec_from_loader(fullname, _Loader(new))
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(MovedFinder())
