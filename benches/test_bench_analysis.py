@@ -3,8 +3,9 @@ thread (fast and portable builds) and on all threads (the speedup over one threa
 extra_info), and triangle 5's table."""
 import pytest
 
-from pegsolver import analysis, find_variant
+from pegsolver import find_variant
 from pegsolver.analysis import analyse, default_threads, solution_table
+from pegsolver.engine import levels
 
 ENGLISH_TOTAL = 23_475_688
 ENGLISH_SOLUTIONS = 40_861_647_040_079_968
@@ -29,14 +30,14 @@ def test_english_enumeration_and_solution_count(benchmark, monkeypatch, build, t
     # BMI2, which the fast build replaces where the processor has it.
     if build == "portable":
         import pegcore._enum64 as portable
-        monkeypatch.setattr(analysis, "_enum", lambda: portable)
+        monkeypatch.setattr(levels, "enum_core", lambda: portable)
     n = 1 if threads == "one" else default_threads()
     a = benchmark.pedantic(lambda: english_count(n), rounds=3, iterations=1)
     median = benchmark.stats.stats.median if benchmark.stats else None
     if build == "fast" and threads == "one":
         ONE_THREAD_MEDIAN["fast"] = median
     benchmark.extra_info.update(positions=a.total, solutions=ENGLISH_SOLUTIONS, games=a.games,
-                                peak_bytes=a.peak_bytes, threads=n, build=analysis._enum().__name__)
+                                peak_bytes=a.peak_bytes, threads=n, build=levels.enum_core().__name__)
     if threads == "all" and median and ONE_THREAD_MEDIAN.get("fast"):
         benchmark.extra_info["speedup_over_one_thread"] = ONE_THREAD_MEDIAN["fast"] / median
 

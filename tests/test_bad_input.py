@@ -125,7 +125,7 @@ def test_second_trial_findings(capsys, tmp_path):
 
 def test_ctrl_c_before_the_core_is_an_interrupted_answer(monkeypatch):
     # Ctrl-C while proofs run (Python, before the core's loop) gives the same answer as in the core.
-    import pegsolver.solver as solver_module
+    import pegsolver.engine.search as solver_module
 
     def interrupted(*args):
         raise KeyboardInterrupt

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pegsolver.analysis as A
+import pegsolver.engine.levels as L
 from pegsolver import find_variant
 from pegsolver.analysis import analyse
 
@@ -26,7 +27,7 @@ def builds():
 def moves(E, name):
     board = find_variant(name).board()
     shape = board.shape
-    group = A._group(shape, [board.pegs_mask], True)
+    group = L.symmetry_group(shape, [board.pegs_mask], True)
     perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
     jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
     return board, E.Moves(jumps, perms, shape.size), group
@@ -47,7 +48,7 @@ def test_legal_jump_sets_match_the_jump_list(E, name):
 
 
 def test_the_fast_build_is_the_one_loaded_where_it_runs():
-    E = A._enum()
+    E = L.enum_core()
     assert E.FAST_JUMPS == (E.__name__.endswith("_bmi2"))
     if builds()[-1].__name__.endswith("_bmi2"):
         assert E.FAST_JUMPS
@@ -100,7 +101,7 @@ def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):
     # Stages of 128 blocks: each level's children are merged in many rounds.
     whole = analyse("triangle7", keep_positions=False, threads=1)
     monkeypatch.setattr(A, "STAGE_CAP", 512 << 10)
-    monkeypatch.setattr(A, "MIN_STAGE", 512 << 10)
+    monkeypatch.setattr(L, "MIN_STAGE", 512 << 10)
     small = analyse("triangle7", keep_positions=False, threads=2)
     assert small.stopped is None
     assert [lv.positions for lv in small.levels] == [lv.positions for lv in whole.levels]
@@ -110,7 +111,7 @@ def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):
 
 def test_the_portable_build_gives_the_published_english_figures(monkeypatch):
     E = builds()[0]
-    monkeypatch.setattr(A, "_enum", lambda: E)
+    monkeypatch.setattr(L, "enum_core", lambda: E)
     a = analyse("english", keep_positions=False, threads=2)
     assert a.total == 23_475_688
     assert a.finishes[find_variant("english").board().shape.coords.index((3, 3))] == 40_861_647_040_079_968

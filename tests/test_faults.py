@@ -438,7 +438,7 @@ def test_header_comes_before_the_search(capsys):
 
 
 def test_early_interrupt_keeps_the_symmetries(monkeypatch):
-    from pegsolver import solver
+    from pegsolver.engine import search as solver
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -12,7 +12,7 @@ import pegsolver
 from pegsolver import Goal, solve
 from pegsolver.apps.cli import main
 from pegsolver.apps.play import Game, PlayApp, find_hint
-from pegsolver.solver import impossibility
+from pegsolver.engine.search import impossibility
 from replay import UNIT_STEPS, replay_coords
 
 SIZE = (110, 36)

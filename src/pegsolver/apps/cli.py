@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import sys
@@ -19,6 +18,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from tqdm import tqdm
 
     from .. import analysis
+    from ..engine import limits
     from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
     from ..engine.outcome import Reason
     from ..errors import BoardTextError, BoardTooLargeError, CoreMissingError, PegsolverError, UnknownVariantError
@@ -29,7 +29,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..model.notation import NUMERIC_STYLES, STYLE_WORDS, STYLES, group_moves, hole_name, jump_name, parse_hole
     from ..model.variants import catalogue, find_variant
     from ..proofs.classes import class_finishes, has_classes
-    from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, MAX_TABLE_BYTES, Limit, default_goal, solve
+    from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, default_goal, solve
     from ..survey import MARKS, single_vacancy_table
     from . import bench, svg
     from . import bench_report as report
@@ -409,14 +409,10 @@ def cmd_solve(args) -> int:
         raise PegsolverError(f"--table-mb does nothing with --strategy {args.strategy}, which keeps no table")
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal)
-    if args.nodes is not None and args.nodes < 1:
-        raise PegsolverError(f"--nodes must be at least 1, not {args.nodes}")
-    if not 0 <= args.seconds < math.inf:
-        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
-    table_mb = DEFAULT_TABLE_BYTES / 2**20 if args.table_mb is None else args.table_mb
-    if not 1 / 1024 <= table_mb <= MAX_TABLE_BYTES / 2**20:
-        raise PegsolverError(f"--table-mb must be from 0.001 to {MAX_TABLE_BYTES >> 20} MiB, not {table_mb:g}")
-    limit = Limit(nodes=args.nodes, seconds=args.seconds or None, table_bytes=int(table_mb * 2**20))
+    memory = None if args.table_mb is None else \
+        limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
+    limit = Limit(nodes=None if args.nodes is None else limits.check_nodes(args.nodes, "--nodes"),
+                  seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory)
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
     if not args.json:
         print_problem(board, goal, args.notation)
@@ -596,12 +592,11 @@ def cmd_classes(args) -> int:
 def cmd_table(args) -> int:
     board, _ = load_start(args)
     shape = board.shape
-    if not 0 <= args.seconds < math.inf:
-        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
+    seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
     t0 = time.perf_counter()
     with tqdm(total=shape.size ** 2, desc="problems", unit="", disable=None, file=sys.stderr) as bar:
-        entries = single_vacancy_table(board, args.seconds or None, progress=lambda done, total: bar.update(1))
+        entries = single_vacancy_table(board, seconds, progress=lambda done, total: bar.update(1))
     seconds = time.perf_counter() - t0
     counts = Counter(e.reason for e in entries)
     if args.json:
@@ -634,8 +629,7 @@ def cmd_play(args) -> int:
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)
-    if not 0 < args.seconds < math.inf:
-        raise PegsolverError(f"--seconds must be a positive, finite number of seconds, not {args.seconds:g}")
+    limits.check_seconds(args.seconds, "--seconds")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise PegsolverError("play needs an interactive terminal, and standard input or output is not one")
     from .play import run  # Textual is loaded only to play
@@ -679,11 +673,8 @@ def cmd_bench(args) -> int:
         for name, kwargs in bench.BENCH_STRATEGIES.items():
             print(f"  {name}: solve({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})")
         return EXIT_SOLVED
-    if args.nodes < 0:
-        raise PegsolverError(f"--nodes must be 0 (no limit) or a positive number of positions, not {args.nodes}")
-    if not 0 <= args.seconds < math.inf:
-        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
-    limit = bench.default_limit(nodes=args.nodes or None, seconds=args.seconds or None)
+    limit = bench.default_limit(nodes=limits.check_nodes(args.nodes, "--nodes", zero_is_none=True),
+                                seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True))
     plan = bench.plan_bench(args.problems, args.strategies, problem_set)
     if not plan.runs:  # every chosen pair skipped: say why instead of an empty report
         raise PegsolverError("nothing to run: " + "; ".join(f"{k.strategy} on {k.problem}: {k.why}"
@@ -741,12 +732,10 @@ def cmd_count(args) -> int:
     board, _ = load_start(args)
     shape = board.shape
     name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
-    if not 0 <= args.seconds < math.inf:
-        raise PegsolverError(f"--seconds must be 0 (no limit) or a positive, finite number, not {args.seconds:g}")
-    if args.memory_gb is not None and not 1 / 1024 <= args.memory_gb < math.inf:
-        raise PegsolverError(f"--memory-gb must be at least 0.001, not {args.memory_gb:g}")
-    memory = int(args.memory_gb * 2**30) if args.memory_gb is not None else None
-    limits = dict(threads=args.threads, memory_bytes=memory, seconds=args.seconds or None, force=args.force)
+    memory = None if args.memory_gb is None else \
+        limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
+    limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
+                  threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
@@ -755,7 +744,7 @@ def cmd_count(args) -> int:
                                  "drop one of them")
         try:
             with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
-                table = analysis.solution_table(shape, progress=lambda v: bar.update(1), **limits)
+                table = analysis.solution_table(shape, progress=lambda v: bar.update(1), limit=limit, force=args.force)
         except analysis.AnalysisStopped as stop:
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
@@ -766,7 +755,7 @@ def cmd_count(args) -> int:
             bar.update(1)
             bar.set_postfix_str(f"{n:,} positions after {k} jumps", refresh=False)
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
-                                  keep_positions=finish is not None, **limits)
+                                  keep_positions=finish is not None, limit=limit, force=args.force)
     if args.json:
         print(json.dumps(result.to_json(name)))
     else:

@@ -26,12 +26,13 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..engine.outcome import Reason
+from ..engine.search import impossibility
 from ..errors import CoreMissingError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import SQUARE, Hole, Jump
 from ..model.goal import Goal, plural
 from ..model.notation import column_letters, group_moves, hole_name, jump_name, move_name
-from ..solver import Limit, impossibility, solve
+from ..solver import Limit, solve
 
 DEFAULT_HINT_SECONDS = 10.0
 # The hint's searches, tried in turn: guided depth-first search solves most positions of

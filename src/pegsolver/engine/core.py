@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 from ..errors import BoardTooLargeError, CoreMissingError
 
@@ -56,3 +57,24 @@ def core_for(n_holes: int, name: str | None = None):
     board = f"board {name!r}" if name is not None else "board"
     raise BoardTooLargeError(
         f"{board} has {n_holes} holes; the compiled core takes at most {CORE128_HOLES}")
+
+
+def enum_core():
+    """The enumeration module: the BMI2 build where the processor has it and
+    ``PEGSOLVER_PORTABLE`` is not 1, else the portable one.
+
+    :raises CoreMissingError: the portable build is missing.
+    """
+    # The BMI2 build where the processor has it (x86-64 since 2013), else the portable one.
+    try:
+        from pegcore import _enum64
+    except ImportError as e:
+        raise CoreMissingError(f"pegsolver's compiled enumeration (pegcore._enum64) is not built: "
+                               f"install with `pip install .` ({e})") from e
+    if _enum64.cpu_has_bmi2() and os.environ.get("PEGSOLVER_PORTABLE") != "1":
+        try:
+            from pegcore import _enum64_bmi2
+            return _enum64_bmi2
+        except ImportError:  # built elsewhere than x86-64
+            pass
+    return _enum64

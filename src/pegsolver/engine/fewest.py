@@ -16,8 +16,9 @@ from dataclasses import replace
 
 from ..model.board import Board
 from ..model.goal import Goal, plural
-from ..solver import Limit, Run, Solution, Stats, empty_stats, unsolved
-from .outcome import Reason
+from .outcome import Reason, Stats
+from .search import Run
+from .solution import Solution, empty_stats, unsolved
 
 
 def solve_fewest(board: Board, run: Run) -> Solution:
@@ -66,7 +67,7 @@ def _remaining(run: Run, total: Stats, t0: float) -> Run | None:
         seconds = limit.seconds - (time.perf_counter() - t0)
         if seconds <= 0:
             return None
-    return replace(run, limit=Limit(nodes=nodes, seconds=seconds, table_bytes=limit.table_bytes))
+    return replace(run, limit=limit.replace(nodes=nodes, seconds=seconds))
 
 
 def _add(total: Stats, s: Stats) -> Stats:

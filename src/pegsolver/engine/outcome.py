@@ -2,6 +2,7 @@
 knows what each one proves. Every other module names outcomes through :class:`Reason`."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -56,3 +57,33 @@ _EXPLANATIONS = {
 # Index = the search core's stop code (pegcore's STOP_* in _search_impl.pxi).
 CORE_STOPS = (Reason.EXHAUSTED, Reason.NODE_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED,
               Reason.MEMORY_LIMIT, Reason.BEAM)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Work done by one search. ``tests`` counts canMove checks (the seed's noOfTests);
+    ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
+    ``table_hits`` positions answered by the table; ``table_entries`` dead positions
+    stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
+    loop (for ``"auto"``, of its whole portfolio); ``symmetries`` the size of the symmetry
+    group used (1 = none); ``pagoda_prunes`` positions dropped because a pagoda function
+    fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
+    problem was searched;
+    ``member`` the portfolio member that answered (strategy ``"auto"``, e.g. ``"guided
+    backward"``; empty otherwise) and ``runs`` the searches made (every counter above sums
+    them; the table counters are the answering run's)."""
+
+    strategy: str
+    backend: str
+    symmetries: int
+    tests: int
+    nodes: int
+    dead_ends: int
+    table_hits: int
+    table_entries: int
+    table_bytes: int
+    seconds: float
+    pagoda_prunes: int = 0
+    direction: str = "forward"
+    member: str = ""
+    runs: int = 1

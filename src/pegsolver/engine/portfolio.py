@@ -32,9 +32,10 @@ from dataclasses import dataclass, field, replace
 
 from ..model.board import Board
 from ..model.goal import Goal, plural
-from ..solver import Limit, Run, Solution, dual, empty_stats, from_dual, unsolved
 from .compile import ORDERS
 from .outcome import Reason
+from .search import Run, dual, from_dual
+from .solution import Solution, empty_stats, unsolved
 
 BASE_NODES = 20_000      # a weight-1 member's budget in round 0
 BEAM_FIRST_WIDTH = 500   # the beam's width in round 0
@@ -197,7 +198,7 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
             order = tuple(random.Random(RANDOM_SEED + rnd).sample(range(n_jumps), n_jumps)) \
                 if m.random_order else m.order
             member_run = replace(run, strategy=m.strategy, order=order, beam_width=width or run.beam_width,
-                                 limit=Limit(nodes=budget, seconds=seconds, table_bytes=limit.table_bytes))
+                                 limit=limit.replace(nodes=budget, seconds=seconds))
             if m.backward:
                 answer = from_dual(board, goal, member_run.search(*dual_problem))
             else:

@@ -1,0 +1,89 @@
+"""Memory planning of the level-by-level enumeration: the sizes it works with, the memory
+and CPUs available, and an upper bound on a run's memory from position classes."""
+from __future__ import annotations
+
+import math
+import os
+
+from ..model.geometry import Shape
+from ..proofs.classes import has_classes, hole_class, position_class
+
+MAX_ENUM_HOLES = 64
+MAX_THREADS = 64                 # partitions of a level (the core's limit)
+MAX_MEMORY_BYTES = 1 << 50       # 1 PiB: past any machine here
+SLOT_BYTES = 16          # a counted position in a level's table: key + low count word
+WIDE_SLOT_BYTES = 24     # with its high count word (counts past 2**64)
+KEY_BYTES = 8            # a position kept for the caller or for the winning positions
+WIDE_ENTRY_BYTES = 24    # a staged child: key and count (16 bytes while counts fit 64 bits)
+STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
+MIN_STAGE = 1 << 20      # a thread's stage at least
+REGION_BYTES = 2048 << 10  # a table is merged a region at a time: about an L2 cache (1 and 4 MiB: slower)
+CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (MemAvailable on Linux; else physical memory / 2)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def default_threads() -> int:
+    """The largest power of two not above the number of CPUs this process may use."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:
+        n = os.cpu_count() or 1
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def level_bound(shape: Shape, start: int, pegs: int) -> int:
+    """An upper bound on the positions with ``pegs`` pegs reachable from ``start``:
+    those of the start's position class (a class never changes), counted exactly by a
+    walk over the holes; every position where the board has no classes."""
+    if not has_classes(shape):
+        return math.comb(shape.size, pegs)
+    # ways[(k, cls)]: subsets of the holes seen so far with k pegs and class cls
+    ways = {(0, (0,) * len(position_class(shape, 0))): 1}
+    for h in range(shape.size):
+        add = hole_class(shape, h)
+        nxt = dict(ways)
+        for (k, cls), n in ways.items():
+            if k < pegs:
+                key = (k + 1, tuple(a ^ b for a, b in zip(cls, add)))
+                nxt[key] = nxt.get(key, 0) + n
+        ways = nxt
+    return ways.get((pegs, position_class(shape, start)), 0)
+
+
+def level_bounds(shape: Shape, start: int, symmetries: int) -> list[int]:
+    # level k: the positions of the start's class with k pegs fewer, divided by the symmetries
+    n = start.bit_count()
+    return [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
+
+
+def stage_bytes(shape: Shape, bounds: list[int], stage_cap: int) -> int:
+    # all the children a level can have (one per jump of each position), up to stage_cap
+    return min(stage_cap, WIDE_ENTRY_BYTES * len(shape.jumps) * max(bounds))
+
+
+def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bool,
+                   stage_cap: int = STAGE_CAP) -> int:
+    """Bytes the run may need at most, from :func:`level_bound` divided by the symmetry
+    group: two sets of tables (the level being built and the level before; a table
+    keeps the memory of the largest level it held), each at most 6 slots of 24 bytes
+    a position of the largest level (sized for half load, doubled when a level
+    outgrows it, the old table living on while copied), the children staged (all a
+    level can have, at most ``stage_cap``, shared by the threads), and every level's
+    positions when kept."""
+    bounds = level_bounds(shape, start, symmetries)
+    tables = 2 * 6 * WIDE_SLOT_BYTES * max(bounds)
+    return tables + stage_bytes(shape, bounds, stage_cap) + (KEY_BYTES * sum(bounds) if keep_positions else 0)

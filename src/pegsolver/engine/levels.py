@@ -1,0 +1,334 @@
+"""The level-by-level engine: level k holds the positions after k jumps, one per symmetry
+class, with the number of jump sequences reaching it. Two sets of tables take turns, one per
+thread; a level's children are staged per thread and merged by partition."""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+
+import numpy as np
+
+from ..errors import PegsolverError
+from ..model.geometry import Shape
+from ..proofs.classes import has_classes, position_class
+from .core import enum_core
+from .enumeration import Analysis, Level
+from .level_memory import CHUNK_SLOTS, KEY_BYTES, MIN_STAGE, REGION_BYTES, SLOT_BYTES
+from .outcome import Reason
+
+STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED)
+
+
+class LevelStop(Exception):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason, self.message = reason, message
+
+
+def symmetry_group(shape: Shape, masks: list[int], reduced: bool) -> list[tuple[int, ...]]:
+    if not reduced:
+        return [tuple(range(shape.size))]
+    return [p for p in shape.symmetries if all(shape.map_mask(p, m) == m for m in masks)]
+
+
+class LevelSet:
+    """One level: the tables of its partitions, read as one."""
+
+    def __init__(self, tables):
+        self.tables = tables
+        self.n = sum(t.n for t in tables)
+
+    def total_count(self):
+        return sum(t.total_count() for t in self.tables)
+
+    def keys_array(self) -> np.ndarray:
+        return np.concatenate([t.keys_array() for t in self.tables])
+
+    def counts_arrays(self):
+        lo, hi = zip(*(t.counts_arrays() for t in self.tables))
+        return np.concatenate(lo), np.concatenate(hi)
+
+
+class LevelRun:
+    """Level-by-level expansion with a memory budget, a deadline, threads and Ctrl-C.
+
+    Two sets of tables take turns: the level being expanded and the level being built;
+    the set of level k-1 is cleared and reused for level k+1."""
+
+    def __init__(self, shape: Shape, group, threads: int, budget: int, deadline: float | None, stage_bytes: int):
+        E = enum_core()
+        self.E = E
+        self.shape = shape
+        self.group = group
+        perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
+        jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+        self.moves = E.Moves(jumps, perms, shape.size)
+        self.threads = threads
+        self.part_bits = threads.bit_length() - 1
+        self.budget = budget
+        self.deadline = deadline
+        # stages start small and grow, up to their share of stage_bytes, as levels need
+        self.stage_cap = max(stage_bytes // threads, MIN_STAGE)
+        self.stages = [E.Stage(MIN_STAGE) for _ in range(threads)]
+        self.per_parent = 4.0   # children per position in the last expansion
+        self.held = 0           # bytes of the levels kept
+        self.peak = 0
+        self.tables = []        # every table alive (both sets)
+
+    def canonical(self, mask: int) -> int:
+        return self.moves.canonical(mask)
+
+    def room(self) -> int:
+        room = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
+        if room <= 0:
+            raise LevelStop(Reason.MEMORY_LIMIT,
+                            f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
+        return room
+
+    def note(self) -> None:
+        self.peak = max(self.peak, self.held + self.staged() + sum(t.nbytes for t in self.tables))
+
+    def staged(self) -> int:
+        return sum(st.nbytes for st in self.stages)
+
+    def grow_stage(self, st, nbytes: int) -> bool:
+        # Enlarge a stage towards nbytes, within its cap and the budget.
+        nbytes = min(nbytes, self.stage_cap)
+        if nbytes <= st.nbytes or nbytes - st.nbytes > self.room() or not st.grow(nbytes):
+            return False
+        self.note()
+        return True
+
+    def region_bits(self, expect: int, counted: bool) -> int:
+        # regions of about REGION_BYTES, as many as the stages' buckets allow
+        table = 2 * expect * (SLOT_BYTES if counted else KEY_BYTES)
+        most = min(self.E.MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
+        return max(0, min(most, (max(table // REGION_BYTES, 1) - 1).bit_length()))
+
+    def levels(self, start: int, counted: bool, depth: int):
+        """Yield (k, level, work of level k-1's expansion) for k = 0..depth."""
+        E, P = self.E, self.threads
+        try:
+            try:
+                cur = E.from_keys(np.array([self.canonical(start)], dtype=np.uint64), counted,
+                                  max(self.room(), 1 << 20), self.part_bits)
+            except MemoryError:
+                raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the start does not fit in the memory budget of "
+                                            f"{self.budget / 2**30:.1f} GiB") from None
+            self.tables = list(cur)
+            yield 0, LevelSet(cur), None
+            spare = []
+            pool = ThreadPoolExecutor(max_workers=P) if P > 1 else None
+            try:
+                growth = 4.0
+                for k in range(1, depth + 1):
+                    works = [E.Work() for _ in range(P)]
+                    # the next level is about as large as this one times the last growth
+                    expect = int(sum(t.n for t in cur) * max(1.0, growth)) // P
+                    words = 1 if not counted else 3 if any(t.wide for t in cur) else 2
+                    children = sum(t.n for t in cur) * self.per_parent
+                    for st in self.stages:  # room for the level's children, if the cap allows
+                        self.grow_stage(st, int(8 * words * children * 1.2) // P)
+                    rb = self.region_bits(expect, counted)
+                    spare = self._clear(spare, counted, expect, rb)
+                    for st in self.stages:
+                        st.reset(self.part_bits + rb, words)
+                    self._expand(cur, spare, works, pool)
+                    if any(t.overflow for t in spare) or any(w.overflow for w in works):
+                        raise PegsolverError("a solution count passed 2**128; the board is too large to count")
+                    growth = sum(t.n for t in spare) / max(sum(t.n for t in cur), 1)
+                    self.per_parent = max(sum(w.children for w in works) / max(sum(w.nodes for w in works), 1), 1.0)
+                    cur, spare = spare, cur
+                    level = LevelSet(cur)
+                    yield k, level, Totals(works)
+                    if level.n == 0:
+                        return
+            finally:
+                if pool is not None:
+                    pool.shutdown(wait=True)
+        finally:
+            self.tables = []
+
+    def _clear(self, tables, counted: bool, expect: int, rb: int) -> list:
+        # The tables of level k-1, emptied for level k+1 (new ones at first).
+        E, P = self.E, self.threads
+        over = LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
+                                     f"the memory budget of {self.budget / 2**30:.1f} GiB")
+        if not tables:
+            share = self.room() // P
+            try:
+                tables = [E.Level(counted, share, expect, self.part_bits, rb) for _ in range(P)]
+            except MemoryError:
+                raise over from None
+            self.tables += tables
+        else:
+            for t in tables:
+                t.budget = max(self.room() // P + t.nbytes, t.nbytes)
+                if not t.clear(expect, rb):
+                    raise over
+        self.note()
+        return tables
+
+    def _expand(self, cur, nxt, works, pool) -> None:
+        # Every thread expands its own table of the level chunk by chunk into its stage;
+        # when a stage fills up (and at the end) every thread merges its partition's
+        # children from all stages, and the stages are emptied.
+        E, P = self.E, self.threads
+        pos = [0] * P
+        ends = [t.slots_used for t in cur]
+        while True:
+            todo = [t for t in range(P) if pos[t] < ends[t]]
+            his = {t: min(pos[t] + CHUNK_SLOTS, ends[t]) for t in todo}
+            reached = self._parallel(pool, [(E.generate, self.moves, cur[t], pos[t], his[t], self.stages[t],
+                                             works[t]) for t in todo])
+            full = False
+            for t, r in zip(todo, reached):
+                if r < his[t] and not self.grow_stage(self.stages[t], 2 * self.stages[t].nbytes):
+                    full = True   # the stage is at its cap: merge what is staged
+                pos[t] = r
+            done = all(pos[t] >= ends[t] for t in range(P))
+            if full or done:
+                fits = self._parallel(pool, [(E.insert, nxt[p], self.stages, p) for p in range(P)])
+                for st in self.stages:
+                    st.reset(st.bucket_bits, st.entry_words)
+                self.note()
+                if not all(fits):
+                    raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: a level outgrew the memory budget of "
+                                                f"{self.budget / 2**30:.1f} GiB")
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+            if done:
+                return
+
+    @staticmethod
+    def _parallel(pool, calls) -> list:
+        if pool is None:
+            return [f(*args) for f, *args in calls]
+        futures = [pool.submit(f, *args) for f, *args in calls]
+        try:
+            return [f.result() for f in futures]
+        finally:  # on Ctrl-C, let the (short) calls finish before unwinding
+            wait(futures)
+
+
+class Totals:
+    """The counters of several threads' Work, summed."""
+
+    def __init__(self, works):
+        self.dead_ends = sum(w.dead_ends for w in works)
+        self.games = sum(w.games for w in works)
+        self.sequences = sum(w.sequences for w in works)
+
+
+def keep_level(run: LevelRun, level) -> np.ndarray:
+    arr = np.sort(level.keys_array())
+    run.held += arr.nbytes
+    run.note()
+    if run.held > run.budget:
+        raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the levels kept so far pass the memory budget of "
+                                    f"{run.budget / 2**30:.1f} GiB (keep_positions=False keeps none)")
+    return arr
+
+
+def count_finishes(result: Analysis, group, last) -> None:
+    # One-peg classes of the last level: a class of orbit size m holding T sequences
+    # gives T / m solutions for each hole in it.
+    keys = last.keys_array()
+    lo, hi = last.counts_arrays()
+    for key, a, b in zip(keys.tolist(), lo.tolist(), hi.tolist()):
+        hole = key.bit_length() - 1
+        orbit = {p[hole] for p in group}
+        total = a | (b << 64)
+        for h in orbit:
+            result.finishes[h] = total // len(orbit)
+
+
+def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys, depth: int) -> None:
+    # Backward levels: forward from the complement of the finish (complement duality).
+    # A finish in another position class than the start has no winning position at all.
+    full = run.shape.full_mask
+    dual = full & ~(1 << finish)
+    shape = run.shape
+    if has_classes(shape) and position_class(shape, start) != position_class(shape, 1 << finish):
+        back = []
+    elif dual == 0:  # a one-hole board: the only backward position is the empty board
+        back = [np.zeros(1, dtype=np.uint64)]
+    elif dual == start and len(keys) == depth + 1:
+        back = keys
+    else:
+        back = []
+        for _, level, _ in run.levels(dual, False, depth):
+            if level.n == 0:
+                break
+            back.append(keep_level(run, level))
+    winning = []
+    for k in range(len(keys)):
+        j = depth - k
+        if j < len(back):
+            mask = run.E.complement_members(run.moves, keys[k], back[j])
+            winning.append(keys[k][mask])
+        else:
+            winning.append(np.empty(0, dtype=np.uint64))
+    result._winning = winning
+    result.levels = [Level(lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences, len(winning[i]))
+                     for i, lv in enumerate(result.levels)]
+
+
+class interrupt_guard:
+    """Make sure Ctrl-C raises KeyboardInterrupt in the main thread during the run."""
+
+    def __enter__(self):
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.getsignal(signal.SIGINT)
+            if self.old is not signal.default_int_handler:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None and self.old is not signal.default_int_handler:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+def count_levels(result: Analysis, run: LevelRun, keep_positions: bool, progress=None) -> None:
+    """Fill ``result`` (levels, games, finishes, winning positions) by running ``run`` from
+    ``result.start`` to one peg; a stop (memory, time, Ctrl-C) keeps the levels finished and
+    says why in ``result.stopped`` and ``result.message``."""
+    start, finish = result.start.pegs_mask, result.finish
+    depth = start.bit_count() - 1
+    dead_ends, sequences, keys = [], [], []
+    last = None
+    try:
+        with interrupt_guard():
+            for k, level, work in run.levels(start, True, depth):
+                if work is not None:  # the expansion of level k-1 found its dead ends
+                    dead_ends.append(work.dead_ends)
+                    result.games += work.games
+                if level.n == 0:
+                    break
+                # the next level's total is what its parents passed on (no pass over its table)
+                sequences.append(level.total_count() if work is None else work.sequences)
+                if keep_positions:
+                    keys.append(keep_level(run, level))
+                result.levels.append(Level(k, start.bit_count() - k, level.n, 0, sequences[-1]))
+                if progress:
+                    progress(k, level.n)
+                last = level
+            if len(result.levels) == depth + 1:  # one peg left: every position is a dead end
+                dead_ends.append(last.n)
+                result.games += sequences[-1]
+                count_finishes(result, run.group, last)
+            # the backward pass must not hold the last forward tables outside the budget
+            level = last = None
+            if finish is not None and keep_positions:
+                find_winning(result, run, start, finish, keys, depth)
+    except LevelStop as stop:
+        result.stopped, result.message = stop.reason, stop.message
+    except KeyboardInterrupt:
+        result.stopped, result.message = Reason.INTERRUPTED, "interrupted by Ctrl-C"
+    result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
+                           lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]
+    result._positions = keys

@@ -1,0 +1,163 @@
+"""One :class:`Limit` for every long-running call, and the checks of its parts, written once
+and used by the API and the command line alike (each names the argument it checks)."""
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+from dataclasses import dataclass
+
+from ..errors import PegsolverError
+
+MAX_COUNT = 1 << 63              # the core counts nodes in 64-bit words
+KIB, MIB, GIB, TIB, PIB = (1 << 10), (1 << 20), (1 << 30), (1 << 40), (1 << 50)
+MAX_THREADS = 64                 # the enumeration's partitions of a level
+DEFAULT_SEARCH_BYTES = 256 << 20  # a search's table of dead positions, when no budget is given
+MAX_SEARCH_BYTES = 1 << 40        # 1 TiB: more than any machine here; the kernel would refuse sooner
+UNITS = ((PIB, "PiB"), (TIB, "TiB"), (GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB"))
+
+
+def as_whole(x) -> int | None:
+    """``x`` as an int (numpy integers too, via ``operator.index``); None for anything
+    else, bools included."""
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
+def as_seconds(x) -> float | None:
+    """``x`` as positive, finite seconds (ints, floats, numpy numbers); None otherwise."""
+    if isinstance(x, (bool, str, bytes)):
+        return None
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if 0 < x < math.inf else None
+
+
+def size_text(nbytes: float) -> str:
+    """``nbytes`` in the largest binary unit it fills (``"256 MiB"``)."""
+    for unit, name in UNITS:
+        if nbytes >= unit:
+            return f"{nbytes / unit:g} {name}"
+    return f"{nbytes:g} bytes"
+
+
+def check_nodes(x, name: str = "node limit", zero_is_none: bool = False) -> int | None:
+    """A node limit: a whole number from 1 to 2**63 - 1 (0 means none when ``zero_is_none``).
+
+    :raises PegsolverError: anything else; the message names ``name`` and the value.
+    """
+    n = as_whole(x)
+    if n is None:
+        raise PegsolverError(f"{name} must be a whole number of positions, not {x!r}")
+    if zero_is_none and n == 0:
+        return None
+    if n < 1:
+        lowest = "0 (no limit) or a positive number of positions" if zero_is_none else "at least 1"
+        raise PegsolverError(f"{name} must be {lowest}, not {x!r}")
+    if n >= MAX_COUNT:
+        raise PegsolverError(f"{name} must be at most {MAX_COUNT - 1:,}: a node limit must be a count the "
+                             f"core's 64-bit counters hold, not {x!r}")
+    return n
+
+
+def check_seconds(x, name: str = "time limit", zero_is_none: bool = False) -> float | None:
+    """A time limit in seconds: positive and finite (0 means none when ``zero_is_none``).
+
+    :raises PegsolverError: anything else; the message names ``name`` and the value.
+    """
+    if zero_is_none and not isinstance(x, bool) and x == 0:
+        return None
+    s = as_seconds(x)
+    if s is None:
+        what = "0 (no limit) or a positive, finite number" if zero_is_none else \
+            "a positive, finite number of seconds"
+        raise PegsolverError(f"{name} must be {what}, not {x!r}")
+    return s
+
+
+def check_memory(x, name: str = "memory budget", low: int = KIB, high: int = PIB, unit: int = 1) -> int:
+    """A memory budget of ``x`` units (bytes by default; ``unit=MIB`` for a ``--table-mb``),
+    as whole bytes from ``low`` to ``high``.
+
+    :raises PegsolverError: a value out of range, not finite, or not a number.
+    """
+    whole = as_whole(x)
+    if unit == 1 and whole is not None and low <= whole <= high:
+        return whole
+    if unit != 1 and whole is None and not isinstance(x, bool):
+        try:
+            nbytes = float(x) * unit
+        except (TypeError, ValueError):
+            nbytes = math.nan
+        if low <= nbytes <= high:
+            return int(nbytes)
+    kind = "a whole number of bytes" if unit == 1 else f"a number of {size_text(unit).split()[1]}"
+    raise PegsolverError(f"{name} must be {kind} from {size_text(low)} to {size_text(high)}, not {x!r}")
+
+
+def check_threads(x, name: str = "threads") -> int:
+    """A thread count: a power of two from 1 to 64.
+
+    :raises PegsolverError: anything else.
+    """
+    n = as_whole(x)
+    if n is None or not 1 <= n <= MAX_THREADS or n & (n - 1):
+        raise PegsolverError(f"{name} must be a power of two from 1 to {MAX_THREADS}, not {x!r}")
+    return n
+
+
+@dataclass(frozen=True, init=False)
+class Limit:
+    """Limits on one long-running call (``solve``, ``analyse``, the survey of single
+    vacancies, ``bench``); None in a field means the call's default.
+
+    :param nodes: positions visited before stopping, 1 to 2**63 - 1 (None: no limit).
+    :param seconds: wall-clock seconds before stopping, positive and finite (None: none).
+    :param memory_bytes: memory budget in bytes (1 KiB to 1 PiB; each call narrows the
+        range). A search spends it on its table of dead positions, which starts small and
+        doubles while the old and new tables fit in it together, then replaces entries
+        (None: 256 MiB), or on the beam's levels; an enumeration on its levels (None: 3/4
+        of the memory available).
+    :param threads: threads, a power of two up to 64 (None: the CPUs available, rounded
+        down to one). Searches run on one thread and refuse any other count.
+    :raises PegsolverError: a value out of range or of the wrong type; the message names it.
+
+    ``table_bytes=`` is the old name of ``memory_bytes`` (deprecated).
+    """
+
+    nodes: int | None
+    seconds: float | None
+    memory_bytes: int | None
+    threads: int | None
+
+    def __init__(self, nodes: int | None = None, seconds: float | None = None, memory_bytes: int | None = None,
+                 threads: int | None = None, *, table_bytes: int | None = None):
+        if table_bytes is not None:
+            warnings.warn("Limit(table_bytes=...) is now Limit(memory_bytes=...)", DeprecationWarning, stacklevel=2)
+            if memory_bytes is not None:
+                raise PegsolverError("give memory_bytes or its old name table_bytes, not both")
+            memory_bytes = table_bytes
+        object.__setattr__(self, "nodes", None if nodes is None else check_nodes(nodes))
+        object.__setattr__(self, "seconds", None if seconds is None else check_seconds(seconds))
+        object.__setattr__(self, "memory_bytes", None if memory_bytes is None else check_memory(memory_bytes))
+        object.__setattr__(self, "threads", None if threads is None else check_threads(threads))
+
+    def memory_or(self, default: int) -> int:
+        """The memory budget in bytes, or ``default`` when none was given."""
+        return default if self.memory_bytes is None else self.memory_bytes
+
+    @property
+    def table_bytes(self) -> int:
+        """The search's memory budget in bytes (the old name; 256 MiB when none was given)."""
+        return self.memory_or(DEFAULT_SEARCH_BYTES)
+
+    def replace(self, **changes) -> Limit:
+        """A copy with some fields changed (checked again)."""
+        fields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes, threads=self.threads)
+        return Limit(**(fields | changes))

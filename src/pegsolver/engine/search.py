@@ -1,0 +1,116 @@
+"""One search of a checked problem (:class:`Run`): the up-front proofs, then the compiled
+core (or the pure-Python reference), forward or on the dual problem."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..model.board import Board
+from ..model.goal import Goal
+from ..proofs import pagoda
+from ..proofs.obstacles import class_obstacle, pagoda_obstacle
+from . import reference
+from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGIES, compile_problem, goal_symmetries
+from .core import core_for
+from .limits import DEFAULT_SEARCH_BYTES, Limit
+from .outcome import CORE_STOPS, Reason, Stats
+from .solution import Solution, empty_stats, unsolved
+
+
+def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
+    """(reason, explanation) when a position class or pagoda argument rules the problem out."""
+    text = class_obstacle(board, goal)
+    if text:
+        return Reason.POSITION_CLASS, text
+    text = pagoda_obstacle(board, goal)
+    return (Reason.PAGODA, text) if text else None
+
+
+@dataclass(frozen=True)
+class Run:
+    """How to search, once ``solve``'s arguments are checked: the strategy, limits, backend,
+    whether to use proofs, the static order and the beam width."""
+
+    strategy: str
+    limit: Limit
+    backend: str = "core"
+    proofs: bool = True
+    order: str | tuple[int, ...] | None = None
+    beam_width: int | None = None  # None: DEFAULT_BEAM_WIDTH, or no cap for "auto"
+    progress: Callable | None = None
+
+    def solve(self, board: Board, goal: Goal, backward: bool = False) -> Solution:
+        """The answer for a resolved, checked goal: proofs, then the search. The proofs'
+        time (a linear program per finish) comes out of the search's time limit."""
+        t0 = time.perf_counter()
+        proof = impossibility(board, goal) if self.proofs else None
+        if proof:  # a proof is stated for the problem as asked, not its dual
+            stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
+            return unsolved(board, goal, proof[0], stats, proof[1])
+        run = self
+        if self.limit.seconds is not None:
+            left = self.limit.seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
+                return unsolved(board, goal, Reason.TIME_LIMIT, stats,
+                                "the time limit ran out during the proofs, before any search; nothing proved")
+            run = replace(self, limit=self.limit.replace(seconds=left))
+        if run.strategy == AUTO:
+            from .portfolio import solve_auto  # the portfolio runs this class's searches
+            return solve_auto(board, goal, run, backward)
+        if backward:
+            dual_board, dual_goal = dual(board, goal)
+            return from_dual(board, goal, run.search(dual_board, dual_goal))
+        return run.search(board, goal)
+
+    def symmetries(self, board: Board, goal: Goal) -> int:
+        """Size of the symmetry group the strategy keys positions by (1: none)."""
+        uses = self.strategy == AUTO or STRATEGIES[self.strategy][2]
+        return len(goal_symmetries(board.shape, goal)) if uses else 1
+
+    def search(self, board: Board, goal: Goal) -> Solution:
+        """One search of the strategy, forward, without the up-front proofs (pagoda
+        pruning still follows ``proofs``)."""
+        shape = board.shape
+        prune = self.proofs and goal.finish is not None and STRATEGIES[self.strategy][0] != 0  # not the seed's
+        problem = compile_problem(shape, board.pegs_mask, goal, self.strategy,
+                                  pagoda.pruning_set(shape, goal.finish_mask()) if prune else (), self.order,
+                                  self.beam_width or DEFAULT_BEAM_WIDTH)
+        limit = self.limit
+        if self.backend == "core":
+            core = core_for(shape.size, shape.name)
+            out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
+                              problem.goal_holes, problem.goal_count, problem.nholes,
+                              problem.strategy_code, problem.use_table, limit.nodes or 0,
+                              limit.seconds or 0.0, limit.memory_or(DEFAULT_SEARCH_BYTES),
+                              weights=problem.weights, iso_weight=problem.iso_weight,
+                              pagodas=problem.pagodas, thresholds=problem.thresholds,
+                              beam_width=problem.beam_width)
+        else:
+            out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
+        stats = Stats(
+            strategy=self.strategy, backend=self.backend, symmetries=len(problem.perms) + 1,
+            tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
+            table_hits=out["table_hits"], table_entries=out["table_entries"],
+            table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
+        jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
+        closest = [shape.jumps[problem.order[j]] for j in out["best_path"]]
+        reason = Reason.SOLVED if out["solved"] else CORE_STOPS[out["stop"]]
+        return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
+                        reason.explanation, closest)
+
+
+def dual(board: Board, goal: Goal) -> tuple[Board, Goal]:
+    """The dual problem by complement duality: a jump sequence from S to F, read
+    backward, leads from the complement of F to the complement of S (the goal must name
+    its holes)."""
+    full = board.shape.full_mask
+    return (board.with_pegs(full & ~goal.finish_mask()),
+            Goal.pattern(h for h in range(board.shape.size) if not board.pegs_mask >> h & 1))
+
+
+def from_dual(board: Board, goal: Goal, answer: Solution) -> Solution:
+    """The answer to the original problem from its dual's (jumps in reverse order)."""
+    return Solution(board.with_pegs(board.pegs_mask), goal, answer.solved, answer.reason, answer.jumps[::-1],
+                    replace(answer.stats, direction="backward"), answer.explanation)

@@ -1,0 +1,122 @@
+"""The answer of a search (:class:`Solution`), checked against the rules by bit operations
+before it is returned, and the helpers that build answers without a solution."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from functools import partial
+
+from ..errors import IllegalJumpError
+from ..model.board import Board
+from ..model.geometry import Jump
+from ..model.goal import Goal
+from ..model.notation import group_moves, jump_name, move_name
+from ..model.notation import hole_name as name_of_hole
+from .outcome import Reason, Stats
+
+
+@dataclass
+class Solution:
+    """The answer of :func:`solve`.
+
+    ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise ``reason``
+    (a :class:`~pegsolver.outcome.Reason`, equal to its words) says why not:
+    ``"position class"`` or ``"pagoda"`` (proved impossible before any search;
+    ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
+    ``"node limit"``, ``"time limit"``, ``"memory limit"`` (the beam's levels outgrew the
+    memory budget), ``"beam"`` (the beam strategy kept too few positions to find a
+    solution) or ``"interrupted"`` (Ctrl-C); these last five prove nothing.
+    Truthy exactly when solved.
+
+    For ``Goal.fewest()``: solved when ``jumps`` end in a position with the fewest pegs the
+    start can be reduced to, proved (``explanation`` says how); unsolved under a limit,
+    ``jumps`` may still hold the best finish found. ``closest``: the jumps to the dead end
+    with the fewest pegs a depth-first search met (empty after a proof, a beam or a
+    backward search).
+    """
+
+    start: Board
+    goal: Goal
+    solved: bool
+    reason: Reason  # a plain string of its words is taken too
+    jumps: list[Jump]
+    stats: Stats
+    explanation: str = ""
+    closest: list[Jump] = field(default_factory=list)
+    final: Board = field(init=False)
+
+    def __post_init__(self):
+        self.reason = Reason(self.reason)  # ValueError for words that are no reason
+        board = self.start.with_pegs(replay(self.start, self.jumps))  # checks what the core returned
+        board.history = list(self.jumps)
+        if self.solved and self.goal.fewest_pegs:
+            if board.legal_jumps():  # a jump left would leave fewer pegs
+                raise RuntimeError("internal error: the fewest-pegs finish found still has a jump")
+        elif self.solved and not self.goal.reached(board.pegs_mask):
+            raise RuntimeError("internal error: the solution found does not reach the goal")
+        self.final = board  # closest is replayed where it becomes an answer's jumps (fewest pegs)
+
+    def __bool__(self) -> bool:
+        return self.solved
+
+    @property
+    def moves(self) -> list[list[Jump]]:
+        """Jumps grouped into moves (consecutive jumps by one peg)."""
+        return group_moves(self.jumps)
+
+    def jump_names(self, style: str = "algebraic") -> list[str]:
+        """Jumps in notation (``"d2-d4"``; style ``"numeric"``: ``"42-44"``)."""
+        return [jump_name(self.start.shape, j, style) for j in self.jumps]
+
+    def move_names(self, style: str = "algebraic") -> list[str]:
+        """Moves in notation (``"a4-c4-c2"``)."""
+        return [move_name(self.start.shape, m, style) for m in self.moves]
+
+    def to_json(self, style: str = "algebraic") -> dict:
+        """The answer as JSON-ready data (keys listed in README.md)."""
+        shape = self.start.shape
+        hole_name = partial(name_of_hole, style=style)
+        return {
+            "solved": self.solved,
+            "reason": self.reason,
+            "explanation": self.explanation,
+            "board": shape.name,
+            "start": self.start.to_text(),
+            "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
+            "goal": self.goal.to_json(shape, style),
+            "jumps": self.jump_names(style),
+            "moves": self.move_names(style),
+            "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
+            "stats": asdict(self.stats),
+        }
+
+
+def replay(start: Board, jumps: list[Jump]) -> int:
+    """The pegs (bitboard) after ``jumps`` from ``start``, each jump checked against the rules
+    with bit operations.
+
+    :raises IllegalJumpError: a jump that is not one of the board's, or not legal where it is
+        played (the message names the jump, its place and why).
+    """
+    allowed = start.shape.jump_set
+    pegs = start.pegs_mask
+    for k, j in enumerate(jumps, 1):
+        fo = (1 << j.from_hole) | (1 << j.over)
+        fot = fo | (1 << j.to_hole)
+        if j not in allowed or pegs & fot != fo:
+            why = start.with_pegs(pegs).why_illegal(j)
+            raise IllegalJumpError(f"illegal jump {k} ({jump_name(start.shape, j)}): {why}")
+        pegs ^= fot
+    return pegs
+
+
+def empty_stats(strategy: str, backend: str, symmetries: int = 1, backward: bool = False) -> Stats:
+    """Stats of an answer that searched nothing (a proof, or Ctrl-C before the search)."""
+    return Stats(strategy=strategy, backend=backend, symmetries=symmetries, tests=0, nodes=0, dead_ends=0,
+                 table_hits=0, table_entries=0, table_bytes=0, seconds=0.0,
+                 direction="backward" if backward else "forward", runs=0)
+
+
+def unsolved(board: Board, goal: Goal, reason: Reason, stats: Stats, explanation: str | None = None) -> Solution:
+    """An answer without a solution; the explanation defaults to the stop's."""
+    return Solution(board.with_pegs(board.pegs_mask), goal, False, reason, [], stats,
+                    reason.explanation if explanation is None else explanation)
