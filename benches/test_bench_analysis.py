@@ -4,7 +4,7 @@ extra_info), and triangle 5's table."""
 import pytest
 
 from pegsolver import find_variant
-from pegsolver.analysis import analyse, default_threads, solution_table
+from pegsolver.analysis import analyse, default_threads, solution_counts
 from pegsolver.engine import levels
 
 ENGLISH_TOTAL = 23_475_688
@@ -55,6 +55,6 @@ def test_english_winning_positions(benchmark):
 @pytest.mark.benchmark(group="enumeration triangle5")
 def test_triangle5_solution_table(benchmark):
     shape = find_variant("triangle5").board().shape
-    table = benchmark.pedantic(lambda: solution_table(shape), rounds=3, iterations=1)
+    table = benchmark.pedantic(lambda: solution_counts(shape), rounds=3, iterations=1)
     assert sum(table.values()) == 438_984
     benchmark.extra_info.update(solutions=sum(table.values()))

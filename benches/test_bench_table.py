@@ -5,13 +5,13 @@ from collections import Counter
 import pytest
 
 import pegsolver
-from pegsolver.survey import MARKS, single_vacancy_table
+from pegsolver.survey import MARKS, survey_vacancies
 
 
 @pytest.mark.benchmark(group="tables")
 def test_french_single_vacancy_table(benchmark):
     board = pegsolver.find_variant("french").board()
-    entries = benchmark.pedantic(lambda: single_vacancy_table(board, 300.0), rounds=1, iterations=1)
+    entries = benchmark.pedantic(lambda: survey_vacancies(board, 300.0), rounds=1, iterations=1)
     counts = Counter(e.reason for e in entries)
     assert len(entries) == 37 * 37
     assert all(e.reason in MARKS for e in entries), counts     # nothing left unknown

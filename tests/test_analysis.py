@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pegsolver import Board, Shape, find_variant
-from pegsolver.analysis import analyse, solution_table
+from pegsolver.analysis import analyse, solution_counts
 from pegsolver.apps.cli import main
 from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
 from pegsolver.model.notation import parse_hole
@@ -60,7 +60,7 @@ def test_triangle5_published_figures():
     shape = find_variant("triangle5").board().shape
     a = analyse(Board(shape, shape.full_mask & ~1))  # hole 1, a corner
     assert sum(a.finishes.values()) == 29_760
-    table = solution_table(shape)
+    table = solution_counts(shape)
     assert sum(table.values()) == 438_984
     assert all(any(table[(v, f)] for f in range(15)) for v in range(15))  # every vacancy solvable
 
@@ -202,7 +202,7 @@ def test_finish_as_a_numpy_integer_and_table_time_limit_checked():
     a = analyse("triangle5", finish=np.int64(0), keep_positions=False)
     assert a.finish == 0 and sum(a.finishes.values()) == 29_760
     with pytest.raises(PegsolverError, match="time limit"):
-        solution_table("triangle5", seconds=-1)
+        solution_counts("triangle5", seconds=-1)
 
 
 def test_boards_over_64_holes_are_refused():

@@ -73,7 +73,7 @@ def test_every_jump_tested_once_per_position_expanded():
 
 def test_64_and_128_bit_cores_agree():
     board = pegsolver.find_variant("english").board()
-    p = compile_problem(board.shape, board.pegs_mask, board.variant.goal(board.shape), "guided")
+    p = compile_problem(board.shape, board.pegs_mask, board.default_goal, "guided")
     args = (p.jumps, p.slots, p.perms, p.start, p.goal_holes, p.goal_count, p.nholes,
             p.strategy_code, p.use_table, 50_000, 0.0, 16 << 20)
     a = core64().search(*args, weights=p.weights, iso_weight=p.iso_weight)

@@ -7,7 +7,7 @@ import pegsolver
 from pegsolver import Goal, solve
 from pegsolver.apps.cli import main
 from pegsolver.solver import Solution
-from pegsolver.survey import single_vacancy_table
+from pegsolver.survey import survey_vacancies
 from replay import assert_solves
 
 PROOFS = ("position class", "pagoda", "exhausted")
@@ -17,7 +17,7 @@ PROOFS = ("position class", "pagoda", "exhausted")
 def test_table_agrees_with_plain_exhaustive_search(name):
     board = pegsolver.find_variant(name).board()
     shape = board.shape
-    entries = single_vacancy_table(board)
+    entries = survey_vacancies(board)
     assert len(entries) == shape.size ** 2
     for e in entries:
         start = board.with_pegs(shape.full_mask & ~(1 << e.vacancy))
@@ -33,7 +33,7 @@ def test_table_agrees_with_plain_exhaustive_search(name):
 def test_every_single_vacancy_of_the_15_hole_triangle_finishes_somewhere():
     # design.md: every single vacancy can be reduced to one peg
     board = pegsolver.find_variant("triangle5").board()
-    solved = {e.vacancy for e in single_vacancy_table(board) if e.reason == "solved"}
+    solved = {e.vacancy for e in survey_vacancies(board) if e.reason == "solved"}
     assert solved == set(range(15))
 
 

@@ -3,8 +3,7 @@ version, each with a DeprecationWarning naming its new place."""
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
+import importlib.machinery
 import sys
 import warnings
 
@@ -19,7 +18,7 @@ MOVED = {
 }
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:  # the loader protocol; importlib.abc would cost start-up time
     def __init__(self, new: str):
         self.new = new
 
@@ -32,7 +31,7 @@ class _Loader(importlib.abc.Loader):
         sys.modules[module.__name__] = importlib.import_module(self.new)
 
 
-class MovedFinder(importlib.abc.MetaPathFinder):
+class MovedFinder:  # the meta path finder protocol
     """Finds ``pegsolver.<old>`` and loads it as ``pegsolver.<new>``, warning once."""
 
     def find_spec(self, fullname, path=None, target=None):
@@ -42,7 +41,7 @@ class MovedFinder(importlib.abc.MetaPathFinder):
         new = f"{__package__}.{MOVED[old]}"
         warnings.warn(f"{fullname} has moved to {new}; the old name goes in a later version",
                       DeprecationWarning, stacklevel=2)
-        return importlib.util.spec_from_loader(fullname, _Loader(new))
+        return importlib.machinery.ModuleSpec(fullname, _Loader(new))
 
 
 def install() -> None:

@@ -38,7 +38,7 @@ from .model.notation import hole_name, parse_hole
 from .solver import resolve_board
 
 __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "analyse", "default_threads",
-           "estimate_bytes", "level_bound", "solution_table"]
+           "estimate_bytes", "level_bound", "solution_counts"]
 
 
 def enum_limit(limit: Limit | None, threads, memory_bytes, seconds) -> Limit:
@@ -141,7 +141,7 @@ class AnalysisStopped(PegsolverError):
         self.reason = reason
 
 
-def solution_table(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,
+def solution_counts(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,
                    seconds: float | None = None, progress=None, force: bool = False,
                    limit: Limit | None = None) -> dict[tuple[int, int], int]:
     """Number of solutions of every single-vacancy -> single-peg problem of a board.
@@ -175,3 +175,11 @@ def solution_table(shape: Shape | Board | str, threads: int | None = None, memor
                 for f in range(shape.size):
                     table[(p[v], p[f])] = a.finishes.get(f, 0)
     return table
+
+
+def __getattr__(name: str):
+    if name == "solution_table":  # the old name, before "table" kept one meaning
+        import warnings
+        warnings.warn("pegsolver.analysis.solution_table is now solution_counts", DeprecationWarning, stacklevel=2)
+        return solution_counts
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,9 +30,9 @@ def resolve_board(board: Board | str) -> Board:
 
 def default_goal(board: Board, strategy: str) -> Goal:
     """The variant's standard goal; the seed strategy keeps the seed's (one peg anywhere)."""
-    if strategy == "seed" or board.variant is None:
+    if strategy == "seed" or board.default_goal is None:
         return Goal.anywhere()
-    return board.variant.goal(board.shape)
+    return board.default_goal
 
 
 def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,

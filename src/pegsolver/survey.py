@@ -65,7 +65,7 @@ def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
         raise RuntimeError(f"internal error: the solution for vacancy {v} does not end on hole {f}")
 
 
-def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0,
+def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
                          progress: Callable[[int, int], None] | None = None) -> list[Entry]:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
@@ -96,3 +96,12 @@ def single_vacancy_table(board: Board, seconds_per_problem: float | None = 120.0
             if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole table
                 return out
     return out
+
+
+def __getattr__(name: str):
+    if name == "single_vacancy_table":  # the old name, before "table" kept one meaning
+        import warnings
+        warnings.warn("pegsolver.survey.single_vacancy_table is now survey_vacancies", DeprecationWarning,
+                      stacklevel=2)
+        return survey_vacancies
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,7 +30,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..model.variants import catalogue, find_variant
     from ..proofs.classes import class_finishes, has_classes
     from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, default_goal, solve
-    from ..survey import MARKS, single_vacancy_table
+    from ..survey import MARKS, survey_vacancies
     from . import bench, svg
     from . import bench_report as report
     from .replay import number_read_two_ways, replay_moves
@@ -596,7 +596,7 @@ def cmd_table(args) -> int:
     name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
     t0 = time.perf_counter()
     with tqdm(total=shape.size ** 2, desc="problems", unit="", disable=None, file=sys.stderr) as bar:
-        entries = single_vacancy_table(board, seconds, progress=lambda done, total: bar.update(1))
+        entries = survey_vacancies(board, seconds, progress=lambda done, total: bar.update(1))
     seconds = time.perf_counter() - t0
     counts = Counter(e.reason for e in entries)
     if args.json:
@@ -744,7 +744,7 @@ def cmd_count(args) -> int:
                                  "drop one of them")
         try:
             with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
-                table = analysis.solution_table(shape, progress=lambda v: bar.update(1), limit=limit, force=args.force)
+                table = analysis.solution_counts(shape, progress=lambda v: bar.update(1), limit=limit, force=args.force)
         except analysis.AnalysisStopped as stop:
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
+import warnings
 
 import numpy as np
 
@@ -15,11 +15,9 @@ from ..errors import (
     UnknownHoleError,
 )
 from .geometry import Hole, Jump, Shape, grid_for
+from .goal import Goal
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
-
-if TYPE_CHECKING:
-    from .variants import Variant
 
 Bitboard = int
 
@@ -33,13 +31,23 @@ class Board:
     :raises BoardTextError: pegs outside the shape.
     """
 
-    def __init__(self, shape: Shape, pegs_mask: Bitboard, variant: Variant | None = None):
+    def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None):
         if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
         self.pegs_mask = pegs_mask
-        self.variant = variant
+        self.default_goal = default_goal  # a variant's standard finish; None: a bare board
         self.history: list[Jump] = []
+
+    @property
+    def variant(self):
+        """The catalogue variant this board came from (deprecated: boards carry their
+        ``default_goal`` instead); None for a bare board."""
+        warnings.warn("Board.variant is deprecated: use Board.default_goal", DeprecationWarning, stacklevel=2)
+        if self.default_goal is None:
+            return None
+        from .variants import find_variant
+        return find_variant(self.shape.name)
 
     # ---- construction and text -------------------------------------------
     @classmethod
@@ -71,13 +79,13 @@ class Board:
     __hash__ = None  # mutable
 
     def copy(self) -> Board:
-        b = Board(self.shape, self.pegs_mask, self.variant)
+        b = Board(self.shape, self.pegs_mask, self.default_goal)
         b.history = list(self.history)
         return b
 
     def with_pegs(self, pegs_mask: Bitboard) -> Board:
         """A new board on the same shape with other pegs and no history."""
-        return Board(self.shape, pegs_mask, self.variant)
+        return Board(self.shape, pegs_mask, self.default_goal)
 
     def with_vacant(self, *holes: Hole | str) -> Board:
         """A new board with every hole filled but ``holes`` (names like ``"c1"``, or 0-based

@@ -189,8 +189,8 @@ def dumps(board: Board, goal: Goal | None = None) -> str:
     if goal is not None and not isinstance(goal, Goal):
         raise GoalError(f"dumps takes a Goal or None as the goal, not {goal!r}")
     shape = board.shape
-    if goal is None and board.variant is not None:  # keep the goal a variant board implies
-        goal = board.variant.goal(shape)
+    if goal is None:  # keep the goal a variant board implies
+        goal = board.default_goal
     if goal is not None:
         goal = goal.resolve(shape)
     lines = [f"name = {_quote(shape.name)}", f"rules = {_quote(shape.rules)}",

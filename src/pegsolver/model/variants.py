@@ -47,7 +47,7 @@ class Variant:
     def board(self) -> Board:
         shape = self.shape()
         vacant = sum(1 << parse_hole(shape, h) for h in self.vacant)
-        return Board(shape, shape.full_mask & ~vacant, variant=self)
+        return Board(shape, shape.full_mask & ~vacant, self.goal(shape))
 
     def goal(self, shape: Shape) -> Goal:
         return Goal.at(parse_hole(shape, self.finish)) if self.finish else Goal.anywhere()

@@ -6,12 +6,14 @@ below the goal's can never reach the goal (E. R. Berlekamp, J. H. Conway, R. K. 
 Winning Ways for your Mathematical Plays, ch. 23, "Purging pegs properly"). Weights may
 be negative (Beasley's "resource counts").
 
-The functions are found per board and goal by linear programs (scipy's HiGHS), turned
-into exact integers and checked against every jump of the board before use.
+The functions are found per board and goal by linear programs (HiGHS, through its own
+Python interface highspy: J. A. J. Hall et al., ergo-code.github.io/HiGHS), turned into
+exact integers and checked against every jump of the board before use.
 """
 from __future__ import annotations
 
 import math
+import os
 from fractions import Fraction
 from functools import lru_cache
 
@@ -41,16 +43,56 @@ def _jump_rows(shape: Shape) -> np.ndarray:
     return rows
 
 
+@lru_cache(maxsize=1)
+def _highs():
+    """One HiGHS solver for the process, made silent. highspy prints its banner to file
+    descriptor 1 when a solver is made, before any option can be set (ERGO-Code/HiGHS#1702),
+    which would corrupt ``--json`` output: fd 1 points at /dev/null for that moment only."""
+    import highspy  # imported on first use: an optional cost at start-up
+
+    out, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        h = highspy.Highs()
+    finally:
+        os.dup2(out, 1)
+        os.close(out)
+        os.close(null)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 def _solve_lp(shape: Shape, cost, bounds, a_eq=None, b_eq=None) -> list[int] | None:
-    """Integer pagoda minimising ``cost`` (None when the LP fails or rounding breaks it)."""
-    from scipy.optimize import linprog  # imported on first use: an optional cost at start-up
+    """Integer pagoda minimising ``cost`` subject to every jump's row ``w(to) - w(from) -
+    w(over) <= 0``, the bounds and ``a_eq @ w == b_eq`` (None when the LP fails or rounding
+    breaks the pagoda property)."""
+    import highspy
 
     rows = _jump_rows(shape)
-    res = linprog(cost, A_ub=rows, b_ub=np.zeros(len(rows)), A_eq=a_eq, b_eq=b_eq, bounds=bounds,
-                  method="highs")
-    if res.status != 0:
+    a = rows if a_eq is None else np.vstack([rows, np.asarray(a_eq, dtype=float)])
+    inf = highspy.kHighsInf
+    lower = np.full(len(a), -inf)
+    upper = np.zeros(len(a))
+    if a_eq is not None:
+        lower[len(rows):] = upper[len(rows):] = b_eq
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = shape.size, len(a)
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_ = np.array([-inf if lo is None else lo for lo, _ in bounds], dtype=float)
+    lp.col_upper_ = np.array([inf if hi is None else hi for _, hi in bounds], dtype=float)
+    lp.row_lower_, lp.row_upper_ = lower, upper
+    cols, rws = a.T.nonzero()  # column by column: the compressed-column layout
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(np.bincount(cols, minlength=shape.size))])
+    lp.a_matrix_.index_ = rws
+    lp.a_matrix_.value_ = a.T[cols, rws]
+    h = _highs()
+    h.clearModel()
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
-    fracs = [Fraction(x).limit_denominator(_DENOMINATOR) for x in res.x]
+    fracs = [Fraction(x).limit_denominator(_DENOMINATOR) for x in h.getSolution().col_value]
     scale = math.lcm(*(f.denominator for f in fracs))
     weights = [int(f * scale) for f in fracs]
     return weights if is_pagoda(shape, weights) else None
