@@ -1,4 +1,4 @@
-"""Reports of a strategy benchmark (:class:`pegsolver.bench.BenchRun`): a table per
+"""Reports of a strategy benchmark (:class:`~pegsolver.apps.bench_results.BenchRun`): a table per
 problem, a markdown summary, CSV and a chart.
 
 Speed ratios are wall-clock seconds of the baseline (or the reference) divided by the
@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..engine.outcome import Reason
 from ..errors import OutputFileError
-from .bench import BASELINE, REFERENCE, BenchRun, RunResult
+from .bench_results import BenchRun, RunResult
+from .bench_strategies import BASELINE, REFERENCE
 from .columns import align_columns, markdown_columns
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
