@@ -1,6 +1,6 @@
 """The auto bench's table: one row per problem (wall seconds, the member that answered),
 printed after the run from the rows its benches attach to their reports."""
-from tabulate import tabulate
+from pegsolver.apps.columns import align_columns
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -11,8 +11,9 @@ def pytest_terminal_summary(terminalreporter):
         return
     rows.sort(key=lambda r: -r[1])
     terminalreporter.write_sep("-", f"auto: {len(rows)} problems, slowest first")
-    terminalreporter.write_line(tabulate(
-        [(name, f"{sec:.3f}", reason, member or "-", runs, f"{nodes:,}") for name, sec, reason, member, runs, nodes
-         in rows], headers=["problem", "wall s", "answer", "member", "runs", "nodes"]))
+    terminalreporter.write_line(align_columns(
+        ["problem", "wall s", "answer", "member", "runs", "nodes"],
+        [(name, f"{sec:.3f}", reason, member or "-", str(runs), f"{nodes:,}") for name, sec, reason, member, runs, nodes
+         in rows], ("left", "right", "left", "left", "right", "right")))
     slow = [r for r in rows if r[1] > 5.0 or r[2] not in ("solved", "position class", "pagoda", "exhausted")]
     terminalreporter.write_line(f"over 5 s or unsettled: {len(slow)} of {len(rows)}")

@@ -14,7 +14,6 @@ from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
     REFERENCE,
     RunResult,
-    _strategy_table,
     default_problems_path,
     load_problems,
     plan_bench,
@@ -22,6 +21,7 @@ from pegsolver.apps.bench import (
     run_one,
 )
 from pegsolver.apps.bench_report import best_run, speedup, tables
+from pegsolver.apps.bench_strategies import _strategy_table
 from pegsolver.apps.cli import main
 from pegsolver.engine.compile import ORDERS, STRATEGIES
 from pegsolver.errors import BenchError, PegsolverError

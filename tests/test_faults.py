@@ -248,11 +248,11 @@ def test_toml_finish_takes_triangle_numbers():
 IMPORT_INTERRUPTED = r"""
 import builtins, sys
 import pegsolver                     # the package, then the command line's own imports
-if "tabulate" in sys.modules:
+if "rich.console" in sys.modules:
     sys.exit(99)                     # nothing left to interrupt: the test would prove nothing
 real_import = builtins.__import__
 def ctrl_c(name, *args, **kwargs):
-    if name == "tabulate":
+    if name == "rich.console":
         raise KeyboardInterrupt
     return real_import(name, *args, **kwargs)
 builtins.__import__ = ctrl_c
@@ -271,7 +271,7 @@ def test_ctrl_c_while_the_command_line_loads():
 def test_ctrl_c_while_numpy_loads():
     # The package itself loads its parts on first use, so numpy comes in inside the
     # command line's guarded imports, and a Ctrl-C there ends as quietly.
-    script = IMPORT_INTERRUPTED.replace('"tabulate"', '"numpy"')
+    script = IMPORT_INTERRUPTED.replace('"rich.console"', '"numpy"')
     proc = subprocess.run([sys.executable, "-c", script, "solve", "english"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 130, proc.stderr

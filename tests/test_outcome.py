@@ -39,13 +39,13 @@ def test_solutions_carry_a_reason():
 # The words every module would otherwise repeat; "solved", "beam" and "pagoda" are left out,
 # as they also name a JSON key, a strategy and a module.
 WORDS = {r.value for r in Reason} - {"solved", "beam", "pagoda"}
-KEYS = {("bench.py", '"interrupted"')}  # a JSON key of the bench's output (whether Ctrl-C ended it)
+KEYS = {("bench_results.py", '"interrupted"')}  # a JSON key of the bench's output (whether Ctrl-C ended it)
 
 
 def test_no_outcome_words_outside_the_outcome_module():
     package = Path(pegsolver.__file__).parent
     found = []
-    for path in sorted(package.glob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         if path.name == "outcome.py":
             continue
         for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):

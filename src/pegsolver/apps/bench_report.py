@@ -1,4 +1,4 @@
-"""Reports of a strategy benchmark (:class:`pegsolver.bench.BenchRun`): a table per
+"""Reports of a strategy benchmark (:class:`~pegsolver.apps.bench_results.BenchRun`): a table per
 problem, a markdown summary, CSV and a chart.
 
 Speed ratios are wall-clock seconds of the baseline (or the reference) divided by the
@@ -14,11 +14,11 @@ import os
 from dataclasses import asdict, fields
 from pathlib import Path
 
-from tabulate import tabulate
-
 from ..engine.outcome import Reason
 from ..errors import OutputFileError
-from .bench import BASELINE, REFERENCE, BenchRun, RunResult
+from .bench_results import BenchRun, RunResult
+from .bench_strategies import BASELINE, REFERENCE
+from .columns import align_columns, markdown_columns
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 DASH = "-"
@@ -73,13 +73,12 @@ def problem_table(run: BenchRun, problem: str) -> str:
     """The plain-text table of one problem's runs."""
     base = run.find(problem, BASELINE)
     # The reference's table is a Python set whose size it does not measure.
-    rows = [[r.strategy, result_text(r), r.tests, r.nodes, r.table_entries,
-             memory_text(r.table_bytes) if r.backend == "core" else DASH, r.seconds, speedup(r, base)]
+    rows = [[r.strategy, result_text(r), f"{r.tests:,}", f"{r.nodes:,}", f"{r.table_entries:,}",
+             memory_text(r.table_bytes) if r.backend == "core" else DASH, f"{r.seconds:.4f}", speedup(r, base)]
             for r in run.for_problem(problem)]
     headers = ["strategy", "result", "tests", "nodes", "table entries", "table memory", "seconds",
                f"vs {BASELINE}"]
-    return tabulate(rows, headers, intfmt=",", floatfmt=".4f",
-                    colalign=("left", "left", "right", "right", "right", "right", "right", "right"))
+    return align_columns(headers, rows, ("left", "left", "right", "right", "right", "right", "right", "right"))
 
 
 def limit_text(run: BenchRun) -> str:
@@ -136,7 +135,7 @@ def summary_markdown(run: BenchRun) -> str:
     headers = ["problem", "fastest strategy", "result", "seconds", f"vs {BASELINE}", f"vs {REFERENCE}"]
     caption = (f"Problem set v{run.version}, limits per run {limit_text(run)}; seconds are wall time of "
                f"`solve()`; `>=` means the other run was stopped by a limit; `{DASH}`: not run or not settled.")
-    return caption + "\n\n" + tabulate(rows, headers, tablefmt="github", disable_numparse=True)
+    return caption + "\n\n" + markdown_columns(headers, rows)
 
 
 def check_output_path(path: str | os.PathLike, kind: str, suffixes: tuple[str, ...] = ()) -> Path:

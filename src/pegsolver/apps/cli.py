@@ -14,9 +14,6 @@ from pathlib import Path
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
-    from tabulate import tabulate
-    from tqdm import tqdm
-
     from .. import analysis
     from ..engine import limits
     from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
@@ -33,6 +30,8 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..survey import MARKS, survey_vacancies
     from . import bench, svg
     from . import bench_report as report
+    from .columns import align_columns
+    from .progress import progress_bar
     from .replay import number_read_two_ways, replay_moves
 except KeyboardInterrupt:
     print("pegsolver: interrupted", file=sys.stderr)
@@ -416,13 +415,11 @@ def cmd_solve(args) -> int:
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
     if not args.json:
         print_problem(board, goal, args.notation)
-    with tqdm(desc="searching", disable=None, leave=False, file=sys.stderr,
-              bar_format="{desc}") as bar:  # a status line, on a terminal only
+    with progress_bar("searching") as bar:  # a status line, on a terminal only
         def progress(p):
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
-            bar.set_description_str(f"searching: round {p.round}, {p.member}, {p.nodes:,} nodes, "
-                                    f"{rate:,.0f} nodes/s{fewest}")
+            bar.status(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                     order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress)
     if svg_path:
@@ -595,8 +592,8 @@ def cmd_table(args) -> int:
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
     t0 = time.perf_counter()
-    with tqdm(total=shape.size ** 2, desc="problems", unit="", disable=None, file=sys.stderr) as bar:
-        entries = survey_vacancies(board, seconds, progress=lambda done, total: bar.update(1))
+    with progress_bar("problems", shape.size ** 2) as bar:
+        entries = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance())
     seconds = time.perf_counter() - t0
     counts = Counter(e.reason for e in entries)
     if args.json:
@@ -682,9 +679,9 @@ def cmd_bench(args) -> int:
     # Output files are checked before the runs, so that a long bench is not lost at the end.
     csv_path = report.check_output_path(args.csv, "CSV file") if args.csv else None
     plot_path = report.check_output_path(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
-    with tqdm(total=len(plan.runs), desc="bench", unit="run", disable=None, file=sys.stderr) as bar:
-        run = bench.run_bench(plan, limit, before=lambda p, s: bar.set_postfix_str(f"{p} / {s}", refresh=True),
-                              after=lambda r: bar.update(1))
+    with progress_bar("bench", len(plan.runs)) as bar:
+        run = bench.run_bench(plan, limit, before=lambda p, s: bar.status(f"{p} / {s}"),
+                              after=lambda r: bar.advance())
     if args.json:
         print(json.dumps(run.to_json()))
     elif args.summary:
@@ -743,17 +740,18 @@ def cmd_count(args) -> int:
             raise PegsolverError("--unreduced does not apply to --table, which counts solutions, not positions; "
                                  "drop one of them")
         try:
-            with tqdm(total=shape.size, desc="vacancies", unit="", disable=None, file=sys.stderr) as bar:
-                table = analysis.solution_counts(shape, progress=lambda v: bar.update(1), limit=limit, force=args.force)
+            with progress_bar("vacancies", shape.size) as bar:
+                table = analysis.solution_counts(shape, progress=lambda v: bar.advance(), limit=limit,
+                                                 force=args.force)
         except analysis.AnalysisStopped as stop:
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
         return print_solution_table(shape, table, args.json, name)
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
-    with tqdm(total=board.peg_count, desc="levels", unit="", disable=None, file=sys.stderr) as bar:
+    with progress_bar("levels", board.peg_count) as bar:
         def progress(k, n):
-            bar.update(1)
-            bar.set_postfix_str(f"{n:,} positions after {k} jumps", refresh=False)
+            bar.advance()
+            bar.status(f"{n:,} positions after {k} jumps")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
                                   keep_positions=finish is not None, limit=limit, force=args.force)
     if args.json:
@@ -775,9 +773,9 @@ def print_analysis(a, name) -> None:
     def num(x):
         return "?" if x is None else f"{x:,}"
     headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if a.finish is not None else [])
-    rows = [[lv.jumps, lv.pegs, num(lv.positions), num(lv.dead_ends), num(lv.sequences)]
+    rows = [[str(lv.jumps), str(lv.pegs), num(lv.positions), num(lv.dead_ends), num(lv.sequences)]
             + ([num(lv.winning)] if a.finish is not None else []) for lv in a.levels]
-    print(tabulate(rows, headers=headers, colalign=("right",) * len(headers), disable_numparse=True))
+    print(align_columns(headers, rows, ("right",) * len(headers)))
     print(f"total positions: {a.total:,}")
     if a.winning is not None:
         print(f"winning positions (on some solution to {name(a.finish)}): {a.winning:,}")
@@ -798,11 +796,11 @@ def print_solution_table(shape, table, as_json, name) -> int:
             name(v): {name(f): table[(v, f)] for f in range(shape.size) if table[(v, f)]}
             for v in range(shape.size)}, "total": sum(table.values())}))
         return EXIT_SOLVED
-    rows = [[name(v), sum(table[(v, f)] for f in range(shape.size))]
-            + [table[(v, f)] or "" for f in range(shape.size)] for v in range(shape.size)]
+    rows = [[name(v), f"{sum(table[(v, f)] for f in range(shape.size)):,}"]
+            + [f"{table[(v, f)]:,}" if table[(v, f)] else "" for f in range(shape.size)] for v in range(shape.size)]
     print(f"board: {shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none")
-    print(tabulate(rows, headers=["vacancy", "all"] + [name(f) for f in range(shape.size)], intfmt=",",
-                   colalign=("right",) * (shape.size + 2)))
+    print(align_columns(["vacancy", "all"] + [name(f) for f in range(shape.size)], rows,
+                        ("right",) * (shape.size + 2)))
     print(f"total: {sum(table.values()):,} solutions; solvable pairs: {sum(1 for n in table.values() if n):,}")
     return EXIT_SOLVED
 

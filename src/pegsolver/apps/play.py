@@ -2,21 +2,14 @@
 
 Three layers, so each can be tested alone:
 
-* :class:`Game`: the state of a game played by clicks (the board, undo and redo, the
-  peg selected, the finish that hints aim for) and what each click does, in words;
-* :func:`find_hint`: the solver's next jump from a position toward a finish, or the
-  verdict that there is none (with the reason when a proof shows it);
-* :class:`PlayApp`: the Textual app that draws the board and runs hints in a worker
+* :class:`~pegsolver.apps.game.Game`: the state of a game played by clicks and what each
+  click does, in words;
+* :func:`~pegsolver.apps.hint.find_hint`: the solver's next jump from a position toward a
+  finish, or the verdict that there is none;
+* :class:`PlayApp` (here): the Textual app that draws the board and runs hints in a worker
   thread, so the board stays playable while the solver works.
-
-A jump is chosen by clicking the peg, then its landing hole; clicking the peg, the peg
-it jumps and the landing hole in turn (as in the seed article's C game) works too.
 """
 from __future__ import annotations
-
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -26,321 +19,14 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..engine.outcome import Reason
-from ..engine.search import impossibility
 from ..errors import CoreMissingError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import SQUARE, Hole, Jump
-from ..model.goal import Goal, plural
-from ..model.notation import column_letters, group_moves, hole_name, jump_name, move_name
-from ..solver import Limit, solve
-
-DEFAULT_HINT_SECONDS = 10.0
-# The hint's searches, tried in turn: guided depth-first search solves most positions of
-# the named boards in well under a second and proves small dead ends; the beam reaches
-# what it misses (diamond 41, English with diagonal jumps); a last guided search spends
-# the time left on a proof.
-HINT_STEPS = (("guided", 0.15), ("beam", 1.0), ("guided", 1.0))  # strategy, share of the time left
-# A hint's own outcomes besides solve()'s Reason: the position has no jump, or the hint was dropped.
-NO_JUMP = "no jump"
-CANCELLED = "cancelled"
-
-
-@dataclass
-class Hint:
-    """The answer of :func:`find_hint`.
-
-    ``jump`` is the next jump of a solution (None when none was found); ``path`` the whole
-    solution from the position; ``reason`` is solve()'s :class:`Reason`, or ``NO_JUMP``
-    (the position has no legal jump) or ``CANCELLED``; ``explanation`` the proof in
-    words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time.
-    """
-
-    pegs_mask: int
-    goal: Goal
-    jump: Jump | None
-    path: list[Jump]
-    reason: Reason | str
-    explanation: str = ""
-    strategy: str = ""
-    seconds: float = 0.0
-
-    @property
-    def proved(self) -> bool:
-        """True when the verdict "no finish from here" is proved, not just not found."""
-        return self.reason == NO_JUMP or (isinstance(self.reason, Reason) and self.reason.proves_impossible)
-
-
-def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
-              cancelled: Callable[[], bool] = lambda: False) -> Hint:
-    """The next jump toward ``goal`` from ``board``'s position, found by the solver.
-
-    Tries position classes and pagoda functions first (an instant proof when they rule
-    the finish out), then the searches of ``HINT_STEPS`` within ``seconds`` in all.
-
-    :param board: the position (its history is ignored).
-    :param goal: the finish to aim for (resolved against the board).
-    :param seconds: wall-clock budget of the whole hint, > 0.
-    :param cancelled: polled between searches; True stops with reason ``CANCELLED``.
-    :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
-    :raises CoreMissingError: the compiled core is not built.
-    """
-    t0 = time.perf_counter()
-    position = board.with_pegs(board.pegs_mask)
-    goal = goal.resolve(board.shape)
-    goal.check(board.shape, board.pegs_mask)
-    Limit(seconds=seconds)  # checks the budget
-
-    def answer(reason: Reason | str, jumps=(), explanation: str = "", strategy: str = "") -> Hint:
-        jumps = list(jumps)
-        return Hint(board.pegs_mask, goal, jumps[0] if jumps else None, jumps, reason, explanation,
-                    strategy, time.perf_counter() - t0)
-
-    if goal.reached(board.pegs_mask):
-        return answer(Reason.SOLVED, strategy="none")
-    if not position.legal_jumps():
-        return answer(NO_JUMP, explanation="no jump is left")
-    proof = impossibility(position, goal)
-    if proof:
-        return answer(proof[0], explanation=proof[1], strategy="proof")
-    reason = Reason.TIME_LIMIT
-    for strategy, share in HINT_STEPS:
-        left = seconds - (time.perf_counter() - t0)
-        if cancelled():
-            return answer(CANCELLED)
-        if left <= 0.01:
-            break
-        sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01)), proofs=False)
-        if sol.reason.settles:
-            return answer(sol.reason, sol.jumps, strategy=strategy,
-                          explanation="every position reachable from here was searched" if not sol.solved else "")
-        reason = sol.reason if sol.reason is not Reason.BEAM else reason
-    return answer(reason)
-
-
-def finish_words(goal: Goal, style: str, shape) -> str:
-    """``single-peg finish``, ``single-peg finish at d4`` or ``finish with 2 pegs at ...``."""
-    if goal.pegs == 1:
-        if goal.finish is None:
-            return "single-peg finish"
-        return f"single-peg finish at {hole_name(shape, next(iter(goal.finish)), style)}"
-    if goal.finish is None:
-        return f"finish with {plural(goal.pegs, 'peg')}"
-    return f"finish with pegs at {' '.join(hole_name(shape, h, style) for h in sorted(goal.finish))}"
-
-
-@dataclass
-class Game:
-    """A game played by clicking holes.
-
-    :param start: the position a new game starts from (its history is ignored).
-    :param goal: the finish hints aim for (resolved against the board).
-    :param style: hole names in messages: ``"algebraic"`` or ``"numeric"``.
-    :raises PegsolverError: a goal that does not fit the board.
-
-    ``mode`` is ``"play"``, ``"vacancy"`` (the next click restarts with only that hole
-    empty) or ``"finish"`` (the next click chooses the finish).
-    """
-
-    start: Board
-    goal: Goal
-    style: str = "algebraic"
-    board: Board = field(init=False)
-    redo_stack: list[Jump] = field(init=False, default_factory=list)
-    selected: Hole | None = field(init=False, default=None)
-    over: Hole | None = field(init=False, default=None)
-    mode: str = field(init=False, default="play")
-    chained: bool = field(init=False, default=False)  # selected by its own last jump, not by a click
-
-    def __post_init__(self):
-        self.goal = self.goal.resolve(self.start.shape)
-        self.start = self.start.with_pegs(self.start.pegs_mask)
-        self.board = self.start.with_pegs(self.start.pegs_mask)
-
-    # ---- reading the position ------------------------------------------------
-    @property
-    def shape(self):
-        return self.board.shape
-
-    def name(self, hole: Hole) -> str:
-        return hole_name(self.shape, hole, self.style)
-
-    def jump_text(self, jump: Jump) -> str:
-        return jump_name(self.shape, jump, self.style)
-
-    @property
-    def jumps(self) -> int:
-        """Jumps played so far."""
-        return len(self.board.history)
-
-    @property
-    def moves(self) -> int:
-        """Moves played so far (consecutive jumps by the same peg count as one)."""
-        return len(group_moves(self.board.history))
-
-    def move_list(self) -> list[str]:
-        """The moves played, in notation (``a4-c4-c2``)."""
-        return [move_name(self.shape, m, self.style) for m in group_moves(self.board.history)]
-
-    def legal_from(self, hole: Hole) -> list[Jump]:
-        """Legal jumps of the peg on ``hole`` (none if the hole is empty)."""
-        return [j for j in self.board.legal_jumps() if j.from_hole == hole]
-
-    def targets(self) -> set[Hole]:
-        """Landing holes of the selected peg's legal jumps (through the chosen jumped peg, if any)."""
-        if self.selected is None:
-            return set()
-        return {j.to_hole for j in self.legal_from(self.selected) if self.over in (None, j.over)}
-
-    def finish_text(self) -> str:
-        """The finish in words: ``one peg at d4``, ``one peg anywhere``."""
-        count = "one peg" if self.goal.pegs == 1 else plural(self.goal.pegs, "peg")
-        if self.goal.finish is None:
-            return f"{count} anywhere"
-        return f"{count} at {' '.join(self.name(h) for h in sorted(self.goal.finish))}"
-
-    def end(self) -> str | None:
-        """None while a jump is left; else how the game ended, in words."""
-        if self.board.legal_jumps():
-            return None
-        pegs = self.board.peg_count
-        played = f"{plural(self.jumps, 'jump')} in {plural(self.moves, 'move')}"
-        if self.goal.reached(self.board.pegs_mask):
-            return f"Solved! {self.finish_text()} reached: {played}."
-        if pegs == 1:
-            return (f"Won: one peg left, on {self.name(self.board.pegs()[0])} ({played}); "
-                    f"the finish asked for was {self.finish_text()}.")
-        if not self.jumps:  # nothing to undo, and n would bring back the same start
-            return (f"No jump from this start: {plural(pegs, 'peg')} and no peg can jump. "
-                    "Press v and click a hole to start with only that hole vacant, or q to quit.")
-        return f"Dead end: no jump left, {plural(pegs, 'peg')} remain ({played}). Press u to undo or n for a new game."
-
-    # ---- changing it -----------------------------------------------------------
-    def clear_selection(self) -> None:
-        self.selected = self.over = None
-        self.chained = False
-
-    def play(self, jump: Jump) -> str:
-        """Play a jump; the landing peg stays selected while it can jump on (a move goes on).
-
-        :raises IllegalJumpError: the jump is not legal now (the message says why).
-        """
-        self.board.push(jump)
-        if self.redo_stack and self.redo_stack[-1] == jump:
-            self.redo_stack.pop()  # the jump undone last, played again: keep the rest to redo
-        else:
-            self.redo_stack.clear()
-        self.clear_selection()
-        text = f"{self.jump_text(jump)}: jump {self.jumps}, move {self.moves}."
-        end = self.end()
-        if end:
-            return end
-        if self.legal_from(jump.to_hole):
-            self.selected, self.chained = jump.to_hole, True
-            text += f" {self.name(jump.to_hole)} can jump on: " + self._choices(jump.to_hole)
-        return text
-
-    def undo(self) -> str:
-        self.clear_selection()
-        if not self.board.history:
-            return "Nothing to undo."
-        jump = self.board.pop()
-        self.redo_stack.append(jump)
-        return f"Undid {self.jump_text(jump)}."
-
-    def redo(self) -> str:
-        self.clear_selection()
-        if not self.redo_stack:
-            return "Nothing to redo."
-        jump = self.redo_stack.pop()
-        self.board.push(jump)
-        return f"Redid {self.jump_text(jump)}." + (" " + self.end() if self.end() else "")
-
-    def new_game(self) -> str:
-        """Back to the start the game was opened with."""
-        self.board = self.start.with_pegs(self.start.pegs_mask)
-        self.redo_stack.clear()
-        self.clear_selection()
-        self.mode = "play"
-        return "New game."
-
-    def restart(self, vacancy: Hole) -> str:
-        """A new game with every hole filled but ``vacancy``."""
-        self.start = self.start.with_pegs(self.shape.full_mask & ~(1 << vacancy))
-        self.new_game()
-        text = f"New game with {self.name(vacancy)} vacant; finish: {self.finish_text()}."
-        return text + (" " + self.end() if self.end() else "")
-
-    def set_finish(self, hole: Hole | None) -> str:
-        """Aim hints at one peg on ``hole`` (None: one peg anywhere)."""
-        self.goal = (Goal.at(hole) if hole is not None else Goal.anywhere()).resolve(self.shape)
-        self.mode = "play"
-        return f"Finish: {self.finish_text()}."
-
-    def _choices(self, hole: Hole) -> str:
-        return "jump to " + " or ".join(sorted(self.name(j.to_hole) for j in self.legal_from(hole))) + "."
-
-    def _why_not(self, hole: Hole) -> str:
-        reasons = [f"{self.jump_text(j)}: {self.board.why_illegal(j)}" for j in self.shape.jumps
-                   if j.from_hole == hole]
-        return f"The peg on {self.name(hole)} has no jump" + (f" ({'; '.join(reasons)})." if reasons else ".")
-
-    def click(self, hole: Hole) -> str:
-        """What a click on ``hole`` does, done; returns a message saying it (or why not).
-
-        :raises UnknownHoleError: not a hole index of the board.
-        """
-        self.board.hole_name(hole)  # checks the index
-        if self.mode == "vacancy":
-            self.mode = "play"
-            return self.restart(hole)
-        if self.mode == "finish":
-            return self.set_finish(hole)
-        has_peg = bool(self.board.pegs_mask >> hole & 1)
-        if self.selected is None:
-            if self.end():
-                return self.end()
-            if not has_peg:
-                return f"{self.name(hole)} is empty: choose a peg to move."
-            if not self.legal_from(hole):
-                return self._why_not(hole)
-            self.selected = hole
-            return f"{self.name(hole)} selected: " + self._choices(hole)
-        src = self.selected
-        if hole == src:
-            if self.chained:  # clicking the peg that just landed, to move it on: keep it
-                self.chained, self.over = False, None
-                return f"{self.name(hole)} selected: " + self._choices(hole)
-            self.clear_selection()
-            return f"{self.name(hole)} put back."
-        if hole in self.targets():
-            jump = next(j for j in self.legal_from(src) if j.to_hole == hole and self.over in (None, j.over))
-            return self.play(jump)
-        if has_peg and hole != self.over and not self.chained:
-            through = [j for j in self.legal_from(src) if j.over == hole]
-            if through:  # the second click of peg, jumped peg, landing hole (not after a jump: a new peg)
-                self.over = hole
-                return f"{self.name(src)} jumps {self.name(hole)}: now click {self.name(through[0].to_hole)}."
-        if has_peg and self.legal_from(hole):
-            self.selected, self.over, self.chained = hole, None, False
-            return f"{self.name(hole)} selected: " + self._choices(hole)
-        if hole == self.over:  # the jumped peg clicked again, and it cannot move itself
-            self.over = None
-            return f"{self.name(src)} selected: " + self._choices(src)
-        if has_peg:
-            illegal = [j for j in self.shape.jumps
-                       if j.from_hole == src and j.over == hole and self.board.why_illegal(j)]
-            if illegal:
-                return f"Illegal: {self.jump_text(illegal[0])}: {self.board.why_illegal(illegal[0])}."
-            return self._why_not(hole)
-        try:
-            jump = next(j for j in self.shape.jumps if j.from_hole == src and j.to_hole == hole)
-        except StopIteration:
-            return (f"Illegal: no jump from {self.name(src)} to {self.name(hole)} (a jump goes over one "
-                    f"neighbouring peg into the hole just beyond it).")
-        if self.over is not None and jump.over != self.over:
-            return f"Illegal: {self.name(src)} jumping {self.name(self.over)} lands on " + \
-                " or ".join(self.name(t) for t in sorted(self.targets())) + "."
-        return f"Illegal: {self.jump_text(jump)}: {self.board.why_illegal(jump)}."
+from ..model.goal import Goal
+from ..model.notation import column_letters
+from ..solver import Limit
+from .game import Game
+from .hint import CANCELLED, DEFAULT_HINT_SECONDS, HINT_STEPS, NO_JUMP, Hint, find_hint, finish_words
 
 
 class HoleCell(Static, can_focus=True):
@@ -648,4 +334,6 @@ def run(board: Board, goal: Goal, style: str = "algebraic", hint_seconds: float 
     PlayApp(board, goal, style, hint_seconds).run()
 
 
-__all__ = ["Game", "Hint", "PlayApp", "find_hint", "run"]
+# Game and the hint's names live in apps.game and apps.hint; still importable from here.
+__all__ = ["CANCELLED", "DEFAULT_HINT_SECONDS", "HINT_STEPS", "NO_JUMP", "Game", "Hint", "PlayApp", "find_hint",
+           "finish_words", "run"]

@@ -47,7 +47,7 @@ def size_text(nbytes: float) -> str:
     return f"{nbytes:g} bytes"
 
 
-def check_nodes(x, name: str = "node limit", zero_is_none: bool = False) -> int | None:
+def check_nodes(x, name: str = "the node limit", zero_is_none: bool = False) -> int | None:
     """A node limit: a whole number from 1 to 2**63 - 1 (0 means none when ``zero_is_none``).
 
     :raises PegsolverError: anything else; the message names ``name`` and the value.
@@ -66,7 +66,7 @@ def check_nodes(x, name: str = "node limit", zero_is_none: bool = False) -> int 
     return n
 
 
-def check_seconds(x, name: str = "time limit", zero_is_none: bool = False) -> float | None:
+def check_seconds(x, name: str = "the time limit", zero_is_none: bool = False) -> float | None:
     """A time limit in seconds: positive and finite (0 means none when ``zero_is_none``).
 
     :raises PegsolverError: anything else; the message names ``name`` and the value.
@@ -81,7 +81,7 @@ def check_seconds(x, name: str = "time limit", zero_is_none: bool = False) -> fl
     return s
 
 
-def check_memory(x, name: str = "memory budget", low: int = KIB, high: int = PIB, unit: int = 1) -> int:
+def check_memory(x, name: str = "the memory budget", low: int = KIB, high: int = PIB, unit: int = 1) -> int:
     """A memory budget of ``x`` units (bytes by default; ``unit=MIB`` for a ``--table-mb``),
     as whole bytes from ``low`` to ``high``.
 

@@ -1,0 +1,121 @@
+"""Hints for a game played by hand: the solver's next jump from a position toward a finish,
+or the verdict that there is none (with the reason when a proof shows it).
+
+:func:`find_hint` tries the proofs first (position classes, pagoda functions), then the
+searches of ``HINT_STEPS`` in turn within one time budget; it polls a cancel flag between
+searches, so the game can drop a hint the player no longer needs.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..engine.outcome import Reason
+from ..engine.search import impossibility
+from ..model.board import Board
+from ..model.geometry import Jump
+from ..model.goal import Goal, plural
+from ..model.notation import hole_name
+from ..solver import Limit, solve
+
+DEFAULT_HINT_SECONDS = 10.0
+# The hint's searches, tried in turn: guided depth-first search solves most positions of
+# the named boards in well under a second and proves small dead ends; the beam reaches
+# what it misses (diamond 41, English with diagonal jumps); a last guided search spends
+# the time left on a proof.
+HINT_STEPS = (("guided", 0.15), ("beam", 1.0), ("guided", 1.0))  # strategy, share of the time left
+
+
+class HintStop(StrEnum):
+    """A hint's own outcomes besides solve()'s :class:`Reason`."""
+
+    NO_JUMP = "no jump"       # the position has no legal jump: proved, nothing to search
+    CANCELLED = "cancelled"   # the game dropped the hint before it was found
+
+
+NO_JUMP, CANCELLED = HintStop.NO_JUMP, HintStop.CANCELLED
+
+
+@dataclass
+class Hint:
+    """The answer of :func:`find_hint`.
+
+    ``jump`` is the next jump of a solution (None when none was found); ``path`` the whole
+    solution from the position; ``reason`` is solve()'s :class:`Reason`, or ``NO_JUMP``
+    (the position has no legal jump) or ``CANCELLED``; ``explanation`` the proof in
+    words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time.
+    """
+
+    pegs_mask: int
+    goal: Goal
+    jump: Jump | None
+    path: list[Jump]
+    reason: Reason | HintStop
+    explanation: str = ""
+    strategy: str = ""
+    seconds: float = 0.0
+
+    @property
+    def proved(self) -> bool:
+        """True when the verdict "no finish from here" is proved, not just not found."""
+        return self.reason is HintStop.NO_JUMP or (isinstance(self.reason, Reason) and self.reason.proves_impossible)
+
+
+def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
+              cancelled: Callable[[], bool] = lambda: False) -> Hint:
+    """The next jump toward ``goal`` from ``board``'s position, found by the solver.
+
+    Tries position classes and pagoda functions first (an instant proof when they rule
+    the finish out), then the searches of ``HINT_STEPS`` within ``seconds`` in all.
+
+    :param board: the position (its history is ignored).
+    :param goal: the finish to aim for (resolved against the board).
+    :param seconds: wall-clock budget of the whole hint, > 0.
+    :param cancelled: polled between searches; True stops with reason ``CANCELLED``.
+    :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
+    :raises CoreMissingError: the compiled core is not built.
+    """
+    t0 = time.perf_counter()
+    position = board.with_pegs(board.pegs_mask)
+    goal = goal.resolve(board.shape)
+    goal.check(board.shape, board.pegs_mask)
+    Limit(seconds=seconds)  # checks the budget
+
+    def answer(reason: Reason | str, jumps=(), explanation: str = "", strategy: str = "") -> Hint:
+        jumps = list(jumps)
+        return Hint(board.pegs_mask, goal, jumps[0] if jumps else None, jumps, reason, explanation,
+                    strategy, time.perf_counter() - t0)
+
+    if goal.reached(board.pegs_mask):
+        return answer(Reason.SOLVED, strategy="none")
+    if not position.legal_jumps():
+        return answer(NO_JUMP, explanation="no jump is left")
+    proof = impossibility(position, goal)
+    if proof:
+        return answer(proof[0], explanation=proof[1], strategy="proof")
+    reason = Reason.TIME_LIMIT
+    for strategy, share in HINT_STEPS:
+        left = seconds - (time.perf_counter() - t0)
+        if cancelled():
+            return answer(CANCELLED)
+        if left <= 0.01:
+            break
+        sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01)), proofs=False)
+        if sol.reason.settles:
+            return answer(sol.reason, sol.jumps, strategy=strategy,
+                          explanation="every position reachable from here was searched" if not sol.solved else "")
+        reason = sol.reason if sol.reason is not Reason.BEAM else reason
+    return answer(reason)
+
+
+def finish_words(goal: Goal, style: str, shape) -> str:
+    """``single-peg finish``, ``single-peg finish at d4`` or ``finish with 2 pegs at ...``."""
+    if goal.pegs == 1:
+        if goal.finish is None:
+            return "single-peg finish"
+        return f"single-peg finish at {hole_name(shape, next(iter(goal.finish)), style)}"
+    if goal.finish is None:
+        return f"finish with {plural(goal.pegs, 'peg')}"
+    return f"finish with pegs at {' '.join(hole_name(shape, h, style) for h in sorted(goal.finish))}"

@@ -1,0 +1,69 @@
+"""Progress of a long command on standard error, drawn by rich: a bar when the amount of
+work is known, else a status line that is cleared at the end. Shown only when standard
+error is a terminal, so that pipes and log files get none of it."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+class Bar:
+    """What a command tells its progress display; does nothing when none is shown."""
+
+    def __init__(self, label: str = "", progress: Any = None, task: Any = None, line: bool = False):
+        self._label, self._progress, self._task = label, progress, task
+        self._line = line  # a status line, no bar
+
+    def advance(self, steps: int = 1) -> None:
+        """``steps`` more units of the work done."""
+        if self._progress is not None:
+            self._progress.advance(self._task, steps)
+
+    def status(self, text: str) -> None:
+        """Words on what is being done now: after the label of a status line, after a bar."""
+        if self._progress is None:
+            return
+        if self._line:
+            self._progress.update(self._task, description=f"{self._label}: {text}")
+        else:
+            self._progress.update(self._task, status=text)
+
+
+def on_terminal() -> bool:
+    """True when standard error is a terminal (a progress display is shown there)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())
+
+
+@contextmanager
+def progress_bar(label: str, total: int | None = None) -> Iterator[Bar]:
+    """A progress display on standard error for the ``with`` block, if it is a terminal.
+
+    :param label: what is counted or done (``"levels"``, ``"searching"``).
+    :param total: units of work in all; None for a status line, which is cleared when the
+        block ends (a bar stays, to show how far the work went).
+    """
+    if not on_terminal():
+        yield Bar()
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns: list = [TextColumn("{task.description}", markup=False)]
+    if total is not None:
+        columns += [BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                    TextColumn("{task.fields[status]}", markup=False)]
+    # Standard output is never drawn through the display: it may be a pipe while standard error is not.
+    with Progress(*columns, console=Console(file=sys.stderr), transient=total is None,
+                  redirect_stdout=False) as progress:
+        task = progress.add_task(label, total=total, status="")
+        yield Bar(label, progress, task, line=total is None)
