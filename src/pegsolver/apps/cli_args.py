@@ -1,0 +1,178 @@
+"""What the commands share: exit codes, and the board, holes and goal read from a command's
+arguments (a variant name, a board file or board text, --vacant, --finish, --pegs)."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from ..errors import BoardTextError, BoardTooLargeError, PegsolverError, UnknownVariantError
+from ..model import boardfile
+from ..model.board import Board
+from ..model.geometry import GRIDS, RULES, SQUARE
+from ..model.goal import Goal, plural
+from ..model.notation import NUMERIC_STYLES, STYLES, hole_name, parse_hole
+from ..model.variants import find_variant
+from ..solver import default_goal
+
+EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+BOARD_FILE_SUFFIXES = (".toml", ".txt")
+HOLE_LISTS = ("vacant", "finish")  # options taking several holes
+# A word that may be a hole name: d4, aa12, 44, 105 (triangles), or the finish 'any'.
+_HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere|fewest", re.IGNORECASE)
+
+
+def add_vacant_arg(p) -> None:
+    p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
+                   help="start with every hole filled except these (e.g. --vacant a3 c1); the list ends "
+                        "at a word that is not a hole name")
+
+
+def add_board_args(p) -> None:
+    p.add_argument("variant", nargs="?",
+                   help="variant name (english, french, wiegleb, diamond, asymmetric, triangleN, squareN, "
+                        "rectRxC, NAME-diagonal) or a board file (.toml, or drawn text); default: english")
+    p.add_argument("--board", metavar="FILE", help="read the start from a board file (.toml, or drawn text)")
+    p.add_argument("--rules", choices=RULES, help="jump rules of a drawn-text board file (default: orthogonal)")
+    p.add_argument("--grid", choices=GRIDS, help="grid of a drawn-text board file (triangle = triangular rules)")
+    p.add_argument("--notation", choices=STYLES, default="algebraic",
+                   help="hole names on square boards: algebraic (d4), numeric (two digits, column then row: "
+                        "d6 is 46) or numeric-rc (row then column: d6 is 64); also how hole numbers given "
+                        "are read (default: algebraic, numbers read column then row)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _is_variant(name: str) -> bool:
+    try:
+        find_variant(name)
+    except UnknownVariantError:
+        return False
+    except PegsolverError:  # a family member too large, say: still a variant's name
+        return True
+    return True
+
+
+def _is_file_spec(spec: str) -> bool:
+    """A board argument names a file when it has a path separator or a board file's suffix;
+    else a variant name means the variant, and another name is read as a file if one exists
+    (or if it has a suffix, so that a missing file is reported as such)."""
+    if "/" in spec or "\\" in spec or Path(spec).suffix.lower() in BOARD_FILE_SUFFIXES:
+        return True
+    if _is_variant(spec):
+        if os.path.lexists(spec):
+            print(f"pegsolver: note: {spec!r} is read as the variant {find_variant(spec).name}, not as the "
+                  f"file of that name here; to read the file, write ./{spec} or --board {spec}", file=sys.stderr)
+        return False
+    return Path(spec).suffix != "" or os.path.lexists(spec)
+
+
+def check_notation(args, board: Board) -> None:
+    """Refuse two-digit hole numbers before any work on a board they cannot name."""
+    style = getattr(args, "notation", None)
+    if style in NUMERIC_STYLES and board.shape.grid == SQUARE:
+        rows = max(r for r, _ in board.shape.coords) + 1
+        cols = max(c for _, c in board.shape.coords) + 1
+        if rows > 9 or cols > 9:
+            raise PegsolverError(f"--notation {style} needs at most 9 rows and columns; board "
+                                 f"{board.shape.name!r} has {rows} rows and {cols} columns")
+
+
+def parse_holes(board: Board, names: list[str], option: str, style: str | None) -> list[int]:
+    """Hole indices of an option's hole names (two-digit numbers read as ``style`` says).
+
+    :raises UnknownHoleError: a name that is no hole; :raises PegsolverError: a hole listed twice.
+    """
+    holes = [parse_hole(board.shape, h, style) for h in names]
+    for k, h in enumerate(holes):
+        if h in holes[:k]:
+            same = [n for n, x in zip(names, holes) if x == h]
+            also = f" (as {' and '.join(same)})" if len(set(same)) > 1 else ""
+            raise PegsolverError(f"{option} lists hole {same[0]} twice{also}")
+    return holes
+
+
+def with_vacant(board: Board, names: list[str] | None, style: str | None) -> Board:
+    """``board`` with every hole filled but those ``--vacant`` names (unchanged without names)."""
+    if not names:
+        return board
+    holes = parse_holes(board, names, "--vacant", style)  # read in the chosen notation, each once
+    if len(holes) == board.shape.size:
+        raise PegsolverError("--vacant leaves no peg on the board")
+    return board.with_vacant(*holes)
+
+
+def load_start(args) -> tuple[Board, Goal | None]:
+    """The start board (with ``--vacant`` applied) and the goal a board file gives (or None)."""
+    board, file_goal = load_board(args)
+    board = with_vacant(board, getattr(args, "vacant", None), args.notation)
+    check_notation(args, board)
+    return board, file_goal
+
+
+def load_board(args) -> tuple[Board, Goal | None]:
+    """The board a variant name, board file or ``--board`` gives, and the file's goal (or None)."""
+    spec = args.board
+    if spec is not None and not spec.strip():
+        raise PegsolverError("empty board file name after --board")
+    if spec and args.variant:
+        raise PegsolverError("give a variant name or --board FILE, not both")
+    if args.variant is not None and not args.variant.strip():
+        raise PegsolverError("empty variant name; try english, french or triangle5")
+    if not spec and args.variant and _is_file_spec(args.variant):
+        spec = args.variant
+    file_goal = None
+    drawn = spec and Path(spec).suffix.lower() != ".toml"
+    if (args.rules or args.grid) and not drawn:
+        # variants and TOML files name their own rules; only drawn text needs them
+        raise PegsolverError("--rules and --grid apply to a board drawn as text; a variant or a .toml file "
+                             "names its own (e.g. english-diagonal, or rules = \"diagonal\" in the file)")
+    if spec:
+        path = Path(spec)
+        if path.suffix.lower() == ".toml":
+            board, file_goal = boardfile.load(path)
+        else:
+            text = boardfile.read_file(path)
+            try:
+                board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
+            except (BoardTextError, BoardTooLargeError) as e:
+                raise type(e)(f"board file {spec!r}, {e}") from None
+    else:
+        board = find_variant(args.variant or "english").board()
+    return board, file_goal
+
+
+def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
+    pegs = getattr(args, "pegs", None)
+    if pegs is not None:
+        if args.finish and [w.lower() for w in args.finish] not in (["any"], ["anywhere"]):
+            raise PegsolverError(f"--pegs {pegs} leaves pegs anywhere: use it alone or with --finish any, "
+                                 f"not with --finish {' '.join(args.finish)}")
+        if pegs < 1:
+            raise PegsolverError(f"--pegs must be at least 1, not {pegs}")
+        return Goal.anywhere(pegs)
+    if not args.finish:
+        return file_goal or default_goal(board, args.strategy)
+    words = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]  # each stands alone
+    if words:
+        fewest = words[0].lower() == "fewest"
+        if len(args.finish) == 1 and fewest:
+            if getattr(args, "command", "solve") != "solve":
+                raise PegsolverError("--finish fewest is a question for solve; here give a hole or 'any'")
+            return Goal.fewest()
+        if len(args.finish) == 1:
+            return Goal.anywhere()
+        holes = [w for w in args.finish if w not in words]
+        meaning = "the fewest pegs possible" if fewest else "one peg anywhere"
+        raise PegsolverError(f"--finish {words[0]} stands alone ({meaning}); to name the finish, "
+                             f"give only holes: --finish {' '.join(holes) or 'HOLE'}")
+    holes = parse_holes(board, args.finish, "--finish", args.notation)
+    return Goal.at(holes[0]) if len(holes) == 1 else Goal.pattern(holes)
+
+
+def print_problem(start: Board, goal: Goal, style: str) -> None:
+    """The board and the goal: printed before a search, so a long one shows what it works on."""
+    shape = start.shape
+    vacant = " ".join(hole_name(shape, h, style) for h in start.vacancies())
+    print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps), vacant: {vacant or 'none'}")
+    print(f"goal: {goal.describe(shape, style)}", flush=True)

@@ -1,0 +1,161 @@
+"""``pegsolver solve``: one problem, its answer as text or JSON, and its SVG."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..engine import limits
+from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
+from ..engine.outcome import Reason
+from ..errors import PegsolverError
+from ..model.goal import plural
+from ..model.notation import hole_name
+from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, solve
+from . import svg
+from .cli_args import (
+    EXIT_INTERRUPTED,
+    EXIT_SOLVED,
+    EXIT_UNSOLVED,
+    add_board_args,
+    add_vacant_arg,
+    choose_goal,
+    load_start,
+    print_problem,
+)
+from .progress import progress_bar
+
+DEFAULT_SECONDS = 60.0
+
+
+def add_solve_parser(sub) -> None:
+    """The ``solve`` command's options."""
+    s = sub.add_parser("solve", help="find a solution, or show there is none",
+                       description="Solve a board from its start to a goal. Exit code: 0 solved, "
+                                   "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
+    add_board_args(s)
+    add_vacant_arg(s)
+    s.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
+                   help="goal: one peg at HOLE, the exact pattern of several holes, 'any' for one peg anywhere "
+                        "(--pegs K for K pegs anywhere), or 'fewest': the fewest pegs the start can be reduced "
+                        "to, proved")
+    s.add_argument("--pegs", type=int, metavar="K", help="with --finish any (or no --finish): leave K pegs anywhere")
+    s.add_argument("--strategy", choices=list(SOLVE_STRATEGIES), default=DEFAULT_STRATEGY,
+                   help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
+    s.add_argument("--backward", action="store_true",
+                   help="search backward by complement duality: from the complement of the finish to the "
+                        "complement of the start (needs --finish HOLE or a pattern)")
+    s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
+    s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
+                                                   "down/up/right/left: jumps landing toward that side first")
+    s.add_argument("--beam-width", type=int, metavar="W",  # no default: given or not matters
+                   help=f"positions the beam keeps per level, with --strategy beam or auto (default: "
+                        f"{DEFAULT_BEAM_WIDTH:,}); its memory counts against --table-mb")
+    s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
+    s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
+                   help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
+    s.add_argument("--table-mb", type=float, metavar="MB",  # no default: given or not matters
+                   help=f"memory for the table of dead positions (or the beam's levels) in MiB "
+                        f"(default: {DEFAULT_TABLE_BYTES >> 20})")
+    s.add_argument("--no-proofs", dest="proofs", action="store_false",
+                   help="no position-class or pagoda proofs and no pagoda pruning: search alone")
+    s.add_argument("--boards", action="store_true", help="print the board after each move (text output only)")
+    s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
+
+
+def print_text(sol, show_boards: bool, style: str) -> None:
+    """The answer after :func:`print_problem`: strategy, moves, final position, stats."""
+    st = sol.stats
+    shape = sol.start.shape
+    name = lambda h: hole_name(shape, h, style)  # noqa: E731
+    print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
+          f"symmetries used: {st.symmetries}, direction: {st.direction}")
+    if st.member:
+        print(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
+    if sol.goal.fewest_pegs and sol.solved:
+        print(f"fewest pegs: {sol.explanation}")
+    if sol.solved or sol.jumps:
+        print(f"{'solved' if sol.solved else 'best found'}: {plural(len(sol.jumps), 'jump')} in "
+              f"{plural(len(sol.moves), 'move')}, {plural(sol.final.peg_count, 'peg')} left")
+        board = sol.start.with_pegs(sol.start.pegs_mask)
+        if show_boards:
+            print(board.to_text())
+        for i, (move, text) in enumerate(zip(sol.moves, sol.move_names(style)), 1):
+            print(f"{i:3d}. {text}")
+            if show_boards:
+                for j in move:
+                    board.push(j)
+                print(board.to_text() + "\n")
+        print("final: " + " ".join(name(h) for h in sol.final.pegs()))
+    if not sol.solved:
+        print(unsolved_text(sol))
+    print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
+          f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
+          f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  seconds {st.seconds:.6f}")
+
+
+def unsolved_text(sol) -> str:
+    """Why a solve() answer is not solved, for the text output."""
+    if sol.reason.proves_impossible:
+        return f"impossible: {sol.explanation}"
+    if sol.stats.strategy == "auto" or sol.goal.fewest_pegs:  # the explanation says what ran
+        return f"not solved: {sol.explanation}"
+    if sol.reason is Reason.BEAM:
+        return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
+                "--beam-width may); nothing proved")
+    why = "Ctrl-C" if sol.reason is Reason.INTERRUPTED else f"the {sol.reason}"
+    return (f"not solved: stopped by {why} before a solution was found; nothing proved "
+            f"(the default strategy, auto, tries the other strategies too)")
+
+
+def cmd_solve(args) -> int:
+    # Options that would do nothing here are refused, not silently ignored.
+    if args.beam_width is not None and args.strategy not in ("beam", "auto"):
+        raise PegsolverError(f"--beam-width applies to --strategy beam (or auto), not to --strategy {args.strategy}")
+    if args.boards and args.json:
+        raise PegsolverError("--boards draws the boards in the text output; --json has none: use one of them")
+    if args.order is not None and args.strategy == "seed":
+        raise PegsolverError("--order does nothing with --strategy seed: the seed scans holes row by row")
+    if args.table_mb is not None and args.strategy in ("seed", "dfs"):
+        raise PegsolverError(f"--table-mb does nothing with --strategy {args.strategy}, which keeps no table")
+    board, file_goal = load_start(args)
+    goal = choose_goal(args, board, file_goal)
+    memory = None if args.table_mb is None else \
+        limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
+    limit = Limit(nodes=None if args.nodes is None else limits.check_nodes(args.nodes, "--nodes"),
+                  seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory)
+    svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
+    if not args.json:
+        print_problem(board, goal, args.notation)
+    with progress_bar("searching") as bar:  # a status line, on a terminal only
+        def progress(p):
+            fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
+            rate = p.nodes / p.seconds if p.seconds > 0 else 0
+            bar.status(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
+        sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
+                    order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress)
+    if svg_path:
+        write_solution_svg(svg_path, sol, args.notation)
+    if args.json:
+        print(json.dumps(sol.to_json(args.notation)))
+    else:
+        print_text(sol, args.boards, args.notation)
+    if sol.solved:
+        return EXIT_SOLVED
+    return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
+
+
+def write_solution_svg(path: Path, sol, style: str) -> None:
+    """Draw a solution (or, unsolved, its start and the reason) in an SVG file.
+
+    :raises OutputFileError: the file cannot be written.
+    """
+    shape = sol.start.shape
+    vacant = " ".join(hole_name(shape, h, style) for h in sol.start.vacancies()) or "no hole"
+    heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape, style)}"
+    if sol.solved:
+        text = svg.solution_svg(sol.start, sol.jumps,
+                                f"{heading}: {plural(len(sol.jumps), 'jump')} in {plural(len(sol.moves), 'move')}",
+                                style)
+    else:
+        text = svg.board_svg(sol.start, f"{heading}: not solved ({sol.reason})", style)
+    svg.write_svg(path, text)
