@@ -9,6 +9,29 @@ import importlib
 
 from . import _moved
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy takes this name as True
+if TYPE_CHECKING:  # the names __getattr__ loads, for type checkers
+    from .engine.compile import DEFAULT_STRATEGY, STRATEGIES
+    from .engine.outcome import Reason
+    from .errors import (
+        BoardTextError,
+        BoardTooLargeError,
+        CoreMissingError,
+        GoalError,
+        IllegalJumpError,
+        InvalidJumpError,
+        PegsolverError,
+        UnknownHoleError,
+        UnknownVariantError,
+    )
+    from .model import boardfile
+    from .model.board import Board
+    from .model.geometry import Jump, Shape
+    from .model.goal import Goal
+    from .model.variants import VARIANTS, Variant, find_variant
+    from .solver import Limit, Solution, Stats, solve
+del TYPE_CHECKING
+
 _moved.install()  # old module names (pegsolver.board, ...) still import, with a warning
 
 # Names are loaded on first use (PEP 562), so that importing the package, and the command
@@ -24,7 +47,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _SOURCES:
         value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
     elif name == "boardfile":
@@ -35,7 +58,7 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 

@@ -7,6 +7,14 @@ import importlib.machinery
 import sys
 import warnings
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy takes this name as True
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.abc import Loader
+    from types import ModuleType
+else:
+    Loader = object  # importlib.abc would cost start-up time (it imports typing, among others)
+
 MOVED = {
     "geometry": "model.geometry", "notation": "model.notation", "textboard": "model.textboard",
     "board": "model.board", "goal": "model.goal", "variants": "model.variants",
@@ -18,14 +26,14 @@ MOVED = {
 }
 
 
-class _Loader:  # the loader protocol; importlib.abc would cost start-up time
-    def __init__(self, new: str):
+class _Loader(Loader):  # the loader protocol
+    def __init__(self, new: str) -> None:
         self.new = new
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None
 
-    def exec_module(self, module) -> None:
+    def exec_module(self, module: ModuleType) -> None:
         # the import system reads the module back from sys.modules: the old name becomes the
         # new module itself, so both names share one state (monkeypatching included)
         sys.modules[module.__name__] = importlib.import_module(self.new)
@@ -34,7 +42,8 @@ class _Loader:  # the loader protocol; importlib.abc would cost start-up time
 class MovedFinder:  # the meta path finder protocol
     """Finds ``pegsolver.<old>`` and loads it as ``pegsolver.<new>``, warning once."""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         package, _, old = fullname.rpartition(".")
         if package != __package__ or old not in MOVED:
             return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Callable
 
 from .engine import level_memory as memory
 from .engine.enumeration import Analysis, Level
@@ -41,7 +42,7 @@ __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "ana
            "estimate_bytes", "level_bound", "solution_counts"]
 
 
-def enum_limit(limit: Limit | None, threads, memory_bytes, seconds) -> Limit:
+def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None) -> Limit:
     """One Limit from ``limit`` and the keyword arguments (which win where given), checked
     for an enumeration: threads a power of two, memory from 1 MiB to 1 PiB (default: 3/4
     of the memory available now).
@@ -60,7 +61,8 @@ def enum_limit(limit: Limit | None, threads, memory_bytes, seconds) -> Limit:
 
 def analyse(board: Board | str, finish: int | str | None = None, reduced: bool = True, threads: int | None = None,
             memory_bytes: int | None = None, seconds: float | None = None, keep_positions: bool = True,
-            progress=None, force: bool = False, limit: Limit | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, force: bool = False,
+            limit: Limit | None = None) -> Analysis:
     """Enumerate every position reachable from ``board``'s pegs, level by level.
 
     :param board: the start (at most 64 holes), or a variant name for its standard start.
@@ -105,21 +107,23 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
                                    and 0 <= finish < shape.size):
         raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
     limit = enum_limit(limit, threads, memory_bytes, seconds)
+    threads, memory_bytes = limit.threads, limit.memory_bytes
+    assert threads is not None and memory_bytes is not None  # enum_limit fills both in
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
-    stage_cap = min(limit.memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
+    stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
     need = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)
-    if need > limit.memory_bytes and not force:
+    if need > memory_bytes and not force:
         raise BoardTooLargeError(
             f"board {shape.name!r} from vacancy {' '.join(hole_name(shape, h) for h in board.vacancies()) or 'none'} "
             f"may need up to {need / 2**30:,.1f} GiB to enumerate "
             f"(positions of the start's class per peg count, divided by the symmetries kept "
             f"({len(group)}), in the tables of two levels and the staged children), "
-            f"over the budget of {limit.memory_bytes / 2**30:,.1f} GiB; "
+            f"over the budget of {memory_bytes / 2**30:,.1f} GiB; "
             f"pass force=True (--force) to try anyway: the run stops cleanly at the budget")
-    run = LevelRun(shape, group, limit.threads, limit.memory_bytes, t0 + limit.seconds if limit.seconds else None,
+    run = LevelRun(shape, group, threads, memory_bytes, t0 + limit.seconds if limit.seconds else None,
                    stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap))
-    result = Analysis(board.with_pegs(start), finish, len(group), limit.threads)
+    result = Analysis(board.with_pegs(start), finish, len(group), threads)
     count_levels(result, run, keep_positions, progress)
     if finish is not None and not result.stopped:
         result.solutions = result.finishes.get(finish, 0)
@@ -142,7 +146,7 @@ class AnalysisStopped(PegsolverError):
 
 
 def solution_counts(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,
-                   seconds: float | None = None, progress=None, force: bool = False,
+                   seconds: float | None = None, progress: Callable[[int], None] | None = None, force: bool = False,
                    limit: Limit | None = None) -> dict[tuple[int, int], int]:
     """Number of solutions of every single-vacancy -> single-peg problem of a board.
 
@@ -177,7 +181,7 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
     return table
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name == "solution_table":  # the old name, before "table" kept one meaning
         import warnings
         warnings.warn("pegsolver.analysis.solution_table is now solution_counts", DeprecationWarning, stacklevel=2)

@@ -3,6 +3,7 @@ the arguments, runs the engine and returns its :class:`Solution`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .engine.compile import AUTO, DEFAULT_STRATEGY, MAX_BEAM_WIDTH, ORDERS, SOLVE_STRATEGIES
 from .engine.limits import DEFAULT_SEARCH_BYTES, MAX_SEARCH_BYTES, Limit, as_whole, check_memory
@@ -13,6 +14,9 @@ from .errors import GoalError, PegsolverError
 from .model.board import Board
 from .model.goal import Goal
 from .model.variants import find_variant
+
+if TYPE_CHECKING:
+    from .engine.portfolio import Progress
 
 BACKENDS = ("core", "reference")
 DEFAULT_TABLE_BYTES = DEFAULT_SEARCH_BYTES  # old names, kept for scripts
@@ -35,10 +39,10 @@ def default_goal(board: Board, strategy: str) -> Goal:
     return board.default_goal
 
 
-def solve(board: Board | str, goal: Goal | None = None, strategy: str = DEFAULT_STRATEGY,
+def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
           order: str | None = None, backward: bool = False, beam_width: int | None = None,
-          progress: Callable | None = None) -> Solution:
+          progress: Callable[[Progress], None] | None = None) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -124,7 +128,7 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name not in _MOVED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .engine.outcome import Reason
 from .model.board import Board
-from .model.geometry import Hole, Jump
+from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
 from .solver import Limit, solve
 
@@ -40,7 +40,7 @@ class Entry:
     mapped_from: tuple[Hole, Hole] | None = None
 
 
-def _known(shape, done: dict, v: Hole, f: Hole) -> Entry | None:
+def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole) -> Entry | None:
     """The entry for (v, f) derived from one already settled, by symmetry or duality."""
     n = shape.size
     for perm in shape.symmetries:
@@ -98,7 +98,7 @@ def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
     return out
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name == "single_vacancy_table":  # the old name, before "table" kept one meaning
         import warnings
         warnings.warn("pegsolver.survey.single_vacancy_table is now survey_vacancies", DeprecationWarning,

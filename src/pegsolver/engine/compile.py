@@ -2,14 +2,22 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import PegsolverError
 from ..model.geometry import SQUARE, Shape
 from ..model.goal import Goal
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+Pagoda = tuple[int, ...]  # a pagoda function: one integer weight per hole
+Order = str | tuple[int, ...]  # a name of ORDERS, or a permutation of the board's jump indices
 
 # name -> (core strategy code, use the table, use symmetry, jump order, hole weights);
 # codes match pegcore's STRATEGY_* (0 seed scan, 1 dfs, 2 guided dfs, 3 beam).
@@ -59,21 +67,21 @@ GUIDE_SCALE = 100
 class Problem:
     """Arrays for one search (see ``pegcore._search64.search`` for their meaning)."""
 
-    order: np.ndarray        # (n_jumps,) int32: row k of jumps is shape.jumps[order[k]]
-    jumps: np.ndarray        # (n_jumps, 3) int32: from, over, to, in the order tried
-    slots: np.ndarray        # (n_holes, n_dir) int32: jump index or -1
-    perms: np.ndarray        # (n_sym, n_holes) int32, identity left out
-    start: np.ndarray        # (n_pegs,) int32
-    goal_holes: np.ndarray   # (k,) int32, empty for "goal_count pegs anywhere"
+    order: npt.NDArray[np.int32]       # (n_jumps,): row k of jumps is shape.jumps[order[k]]
+    jumps: npt.NDArray[np.int32]       # (n_jumps, 3): from, over, to, in the order tried
+    slots: npt.NDArray[np.int32]       # (n_holes, n_dir): jump index or -1
+    perms: npt.NDArray[np.int32]       # (n_sym, n_holes), identity left out
+    start: npt.NDArray[np.int32]       # (n_pegs,)
+    goal_holes: npt.NDArray[np.int32]  # (k,), empty for "goal_count pegs anywhere"
     goal_count: int
     nholes: int
     strategy_code: int
     use_table: bool
-    weights: np.ndarray      # (n_holes,) int64: the guided score's weight of a peg on each hole
-    iso_weight: int          # the guided score's weight of an isolated peg (0 unless guided)
-    pagodas: np.ndarray      # (n_pag, n_holes) int64 pagoda functions to prune with
-    thresholds: np.ndarray   # (n_pag,) int64: their values on the goal
-    beam_width: int = 0      # positions kept per level (beam strategy only)
+    weights: npt.NDArray[np.int64]     # (n_holes,): the guided score's weight of a peg on each hole
+    iso_weight: int                    # the guided score's weight of an isolated peg (0 unless guided)
+    pagodas: npt.NDArray[np.int64]     # (n_pag, n_holes): pagoda functions to prune with
+    thresholds: npt.NDArray[np.int64]  # (n_pag,): their values on the goal
+    beam_width: int = 0                # positions kept per level (beam strategy only)
 
 
 @lru_cache(maxsize=512)
@@ -102,7 +110,7 @@ def centre_distance(shape: Shape) -> list[float]:
 ORDERS = ("table", "outside-in", "down", "up", "right", "left")
 
 
-def jump_order(shape: Shape, order: str | tuple[int, ...]) -> list[int]:
+def jump_order(shape: Shape, order: Order) -> list[int]:
     """Indices into ``shape.jumps`` in the order a search tries them (ties: table order).
 
     :param order: a name of ``ORDERS``, or a permutation of ``range(len(shape.jumps))``
@@ -125,7 +133,7 @@ def jump_order(shape: Shape, order: str | tuple[int, ...]) -> list[int]:
         raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
     axis, sign = side
 
-    def key(k):
+    def key(k: int) -> tuple[int, int, int]:
         r, c = shape.coords[jumps[k].to_hole]
         return (sign * r, sign * c, k) if axis == 0 else (sign * c, sign * r, k)
     return sorted(range(len(jumps)), key=key)
@@ -138,38 +146,39 @@ def hole_weights(shape: Shape, kind: str) -> list[int]:
     return [round(GUIDE_SCALE * d) for d in centre_distance(shape)]
 
 
-def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas=(),
-                    order: str | tuple[int, ...] | None = None, beam_width: int = DEFAULT_BEAM_WIDTH) -> Problem:
+def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pagodas: Iterable[Sequence[int]] = (),
+                    order: Order | None = None, beam_width: int = DEFAULT_BEAM_WIDTH) -> Problem:
     """The arrays of one search. All but the start are kept per (shape, goal, strategy,
     pagodas, order, beam width) within a process, read-only, so that repeated calls from
     Python cost little (a random order is a new key each time: not kept).
 
     :raises PegsolverError: an unknown order, or an order that is no permutation of the jumps.
     """
-    pagodas = tuple(tuple(int(x) for x in w) for w in pagodas)
+    functions = tuple(tuple(int(x) for x in w) for w in pagodas)
     if isinstance(order, tuple) and len(order) > 0:  # random orders would only fill the cache
-        fixed = _fixed_arrays.__wrapped__(shape, goal, strategy, pagodas, order, beam_width)
+        fixed = _fixed_arrays.__wrapped__(shape, goal, strategy, functions, order, beam_width)
     else:
-        fixed = _fixed_arrays(shape, goal, strategy, pagodas, order, beam_width)
+        fixed = _fixed_arrays(shape, goal, strategy, functions, order, beam_width)
     start = np.array([h for h in range(shape.size) if start_mask >> h & 1], dtype=np.int32)
     return replace(fixed, start=start)
 
 
 @lru_cache(maxsize=512)
-def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple, order, beam_width: int) -> Problem:
+def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple[Pagoda, ...], order: Order | None,
+                  beam_width: int) -> Problem:
     code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
-    perms = goal_symmetries(shape, goal)[1:] if use_sym else []
+    perms = goal_symmetries(shape, goal)[1:] if use_sym else ()
     n = shape.size
-    order = jump_order(shape, order or order_name)
-    rank = {k: i for i, k in enumerate(order)}
+    tried = jump_order(shape, order or order_name)
+    rank = {k: i for i, k in enumerate(tried)}
     slots = [[rank[j] if j >= 0 else -1 for j in row] for row in shape.slots]
     problem = Problem(
-        order=np.array(order, dtype=np.int32),
-        jumps=np.array([shape.jumps[k] for k in order], dtype=np.int32).reshape(-1, 3),
+        order=np.array(tried, dtype=np.int32),
+        jumps=np.array([shape.jumps[k] for k in tried], dtype=np.int32).reshape(-1, 3),
         slots=np.array(slots, dtype=np.int32).reshape(n, len(shape.directions)),
         perms=np.array(perms, dtype=np.int32).reshape(-1, n),
         start=np.zeros(0, dtype=np.int32),  # per call: compile_problem sets it
-        goal_holes=np.array(sorted(goal.finish or ()), dtype=np.int32),
+        goal_holes=np.array(goal.finish_holes(), dtype=np.int32),
         goal_count=goal.pegs,
         nholes=n,
         strategy_code=code,
@@ -177,7 +186,7 @@ def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple, order
         weights=np.array(hole_weights(shape, weights_kind), dtype=np.int64),
         iso_weight=ISOLATED_WEIGHT if weights_kind != "none" else 0,
         pagodas=np.array(pagodas, dtype=np.int64).reshape(-1, n),
-        thresholds=np.array([sum(w[h] for h in goal.finish or ()) for w in pagodas], dtype=np.int64),
+        thresholds=np.array([sum(w[h] for h in goal.finish_holes()) for w in pagodas], dtype=np.int64),
         beam_width=beam_width if code == 3 else 0,
     )
     for value in vars(problem).values():

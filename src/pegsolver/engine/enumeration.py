@@ -1,13 +1,19 @@
 """The result of an enumeration (:class:`Analysis`), level by level (:class:`Level`)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import PegsolverError
 from ..model.board import Board
+from ..model.geometry import Hole
 from .outcome import Reason
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,8 @@ class Analysis:
     peak_bytes: int = 0
     stopped: Reason | None = None
     message: str = ""
-    _positions: list[np.ndarray] = field(default_factory=list, repr=False)
-    _winning: list[np.ndarray] = field(default_factory=list, repr=False)
+    _positions: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
+    _winning: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
 
     @property
     def total(self) -> int:
@@ -67,7 +73,7 @@ class Analysis:
             return None
         return sum(lv.winning or 0 for lv in self.levels)
 
-    def positions(self, k: int) -> np.ndarray:
+    def positions(self, k: int) -> npt.NDArray[np.uint64]:
         """Level k's positions as a numpy uint64 array of shape (positions,): bit i is
         hole i; each class is given by its smallest image. Sorted.
 
@@ -77,7 +83,7 @@ class Analysis:
             raise PegsolverError(f"level {k} was not kept (levels 0..{len(self._positions) - 1} are)")
         return self._positions[k]
 
-    def winning_positions(self, k: int) -> np.ndarray:
+    def winning_positions(self, k: int) -> npt.NDArray[np.uint64]:
         """Level k's winning positions (uint64, sorted), given a finish.
 
         :raises PegsolverError: no finish was given, or the level was not kept.
@@ -86,7 +92,7 @@ class Analysis:
             raise PegsolverError("winning positions need a finish and a completed run with positions kept")
         return self._winning[k]
 
-    def to_json(self, hole_name) -> dict:
+    def to_json(self, hole_name: Callable[[Hole], str]) -> dict[str, Any]:
         """JSON-ready data: levels (positions per jump count), total, winning, solutions,
         games, seconds and the rest; ``hole_name(h)`` names a hole."""
         return {

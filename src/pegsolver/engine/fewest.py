@@ -12,9 +12,11 @@ position with a jump left leads to fewer), so its closest dead end is the answer
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..model.board import Board
+from ..model.geometry import Jump
 from ..model.goal import Goal, plural
 from .outcome import Reason, Stats
 from .search import Run
@@ -76,7 +78,7 @@ def _add(total: Stats, s: Stats) -> Stats:
                    pagoda_prunes=total.pagoda_prunes + s.pagoda_prunes, runs=total.runs + s.runs)
 
 
-def _done(board: Board, goal: Goal, jumps, total: Stats, t0: float, explanation: str) -> Solution:
+def _done(board: Board, goal: Goal, jumps: Sequence[Jump], total: Stats, t0: float, explanation: str) -> Solution:
     stats = replace(total, seconds=time.perf_counter() - t0)
     return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, list(jumps), stats, explanation)
 

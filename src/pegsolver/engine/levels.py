@@ -6,28 +6,43 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from ..errors import PegsolverError
-from ..model.geometry import Shape
+from ..model.geometry import Hole, Shape
 from ..proofs.classes import has_classes, position_class
 from .core import enum_core
 from .enumeration import Analysis, Level
 from .level_memory import CHUNK_SLOTS, KEY_BYTES, MIN_STAGE, REGION_BYTES, SLOT_BYTES
 from .outcome import Reason
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Keys = npt.NDArray[np.uint64]  # positions (bitboards), one per symmetry class
+    Call = tuple[Callable[..., Any], *tuple[Any, ...]]  # a function of the core and its arguments
+
+# The enumeration core's objects. pegcore has no type stubs yet, so they are Any here:
+EnumCore = Any  # the module enum_core() loads
+Table = Any     # E.Level: one partition's hash table of a level's positions (and counts)
+Stage = Any     # E.Stage: one thread's buffer of children waiting to be merged
+Work = Any      # E.Work: one thread's counters while expanding a level
+Perm = tuple[Hole, ...]  # a board symmetry as a permutation of the holes
+
 STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED)
 
 
 class LevelStop(Exception):
-    def __init__(self, reason: str, message: str):
+    def __init__(self, reason: Reason, message: str) -> None:
         super().__init__(message)
         self.reason, self.message = reason, message
 
 
-def symmetry_group(shape: Shape, masks: list[int], reduced: bool) -> list[tuple[int, ...]]:
+def symmetry_group(shape: Shape, masks: list[int], reduced: bool) -> list[Perm]:
     if not reduced:
         return [tuple(range(shape.size))]
     return [p for p in shape.symmetries if all(shape.map_mask(p, m) == m for m in masks)]
@@ -36,17 +51,19 @@ def symmetry_group(shape: Shape, masks: list[int], reduced: bool) -> list[tuple[
 class LevelSet:
     """One level: the tables of its partitions, read as one."""
 
-    def __init__(self, tables):
+    def __init__(self, tables: list[Table]) -> None:
         self.tables = tables
-        self.n = sum(t.n for t in tables)
+        self.n: int = sum(t.n for t in tables)
 
-    def total_count(self):
-        return sum(t.total_count() for t in self.tables)
+    def total_count(self) -> int:
+        total: int = sum(t.total_count() for t in self.tables)
+        return total
 
-    def keys_array(self) -> np.ndarray:
+    def keys_array(self) -> Keys:
         return np.concatenate([t.keys_array() for t in self.tables])
 
-    def counts_arrays(self):
+    def counts_arrays(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+        """The low and high 64-bit words of each position's count of jump sequences."""
         lo, hi = zip(*(t.counts_arrays() for t in self.tables))
         return np.concatenate(lo), np.concatenate(hi)
 
@@ -57,8 +74,9 @@ class LevelRun:
     Two sets of tables take turns: the level being expanded and the level being built;
     the set of level k-1 is cleared and reused for level k+1."""
 
-    def __init__(self, shape: Shape, group, threads: int, budget: int, deadline: float | None, stage_bytes: int):
-        E = enum_core()
+    def __init__(self, shape: Shape, group: list[Perm], threads: int, budget: int, deadline: float | None,
+                 stage_bytes: int) -> None:
+        E: EnumCore = enum_core()  # type: ignore[no-untyped-call]  # core.py, being rewritten, has no annotations yet
         self.E = E
         self.shape = shape
         self.group = group
@@ -71,17 +89,18 @@ class LevelRun:
         self.deadline = deadline
         # stages start small and grow, up to their share of stage_bytes, as levels need
         self.stage_cap = max(stage_bytes // threads, MIN_STAGE)
-        self.stages = [E.Stage(MIN_STAGE) for _ in range(threads)]
+        self.stages: list[Stage] = [E.Stage(MIN_STAGE) for _ in range(threads)]
         self.per_parent = 4.0   # children per position in the last expansion
         self.held = 0           # bytes of the levels kept
         self.peak = 0
-        self.tables = []        # every table alive (both sets)
+        self.tables: list[Table] = []  # every table alive (both sets)
 
     def canonical(self, mask: int) -> int:
-        return self.moves.canonical(mask)
+        key: int = self.moves.canonical(mask)
+        return key
 
     def room(self) -> int:
-        room = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
+        room: int = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
         if room <= 0:
             raise LevelStop(Reason.MEMORY_LIMIT,
                             f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
@@ -91,9 +110,10 @@ class LevelRun:
         self.peak = max(self.peak, self.held + self.staged() + sum(t.nbytes for t in self.tables))
 
     def staged(self) -> int:
-        return sum(st.nbytes for st in self.stages)
+        nbytes: int = sum(st.nbytes for st in self.stages)
+        return nbytes
 
-    def grow_stage(self, st, nbytes: int) -> bool:
+    def grow_stage(self, st: Stage, nbytes: int) -> bool:
         # Enlarge a stage towards nbytes, within its cap and the budget.
         nbytes = min(nbytes, self.stage_cap)
         if nbytes <= st.nbytes or nbytes - st.nbytes > self.room() or not st.grow(nbytes):
@@ -104,10 +124,10 @@ class LevelRun:
     def region_bits(self, expect: int, counted: bool) -> int:
         # regions of about REGION_BYTES, as many as the stages' buckets allow
         table = 2 * expect * (SLOT_BYTES if counted else KEY_BYTES)
-        most = min(self.E.MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
+        most: int = min(self.E.MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
         return max(0, min(most, (max(table // REGION_BYTES, 1) - 1).bit_length()))
 
-    def levels(self, start: int, counted: bool, depth: int):
+    def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
         """Yield (k, level, work of level k-1's expansion) for k = 0..depth."""
         E, P = self.E, self.threads
         try:
@@ -119,7 +139,7 @@ class LevelRun:
                                             f"{self.budget / 2**30:.1f} GiB") from None
             self.tables = list(cur)
             yield 0, LevelSet(cur), None
-            spare = []
+            spare: list[Table] = []
             pool = ThreadPoolExecutor(max_workers=P) if P > 1 else None
             try:
                 growth = 4.0
@@ -151,7 +171,7 @@ class LevelRun:
         finally:
             self.tables = []
 
-    def _clear(self, tables, counted: bool, expect: int, rb: int) -> list:
+    def _clear(self, tables: list[Table], counted: bool, expect: int, rb: int) -> list[Table]:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
         over = LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
@@ -171,7 +191,7 @@ class LevelRun:
         self.note()
         return tables
 
-    def _expand(self, cur, nxt, works, pool) -> None:
+    def _expand(self, cur: list[Table], nxt: list[Table], works: list[Work], pool: ThreadPoolExecutor | None) -> None:
         # Every thread expands its own table of the level chunk by chunk into its stage;
         # when a stage fills up (and at the end) every thread merges its partition's
         # children from all stages, and the stages are emptied.
@@ -203,7 +223,7 @@ class LevelRun:
                 return
 
     @staticmethod
-    def _parallel(pool, calls) -> list:
+    def _parallel(pool: ThreadPoolExecutor | None, calls: list[Call]) -> list[Any]:
         if pool is None:
             return [f(*args) for f, *args in calls]
         futures = [pool.submit(f, *args) for f, *args in calls]
@@ -216,13 +236,13 @@ class LevelRun:
 class Totals:
     """The counters of several threads' Work, summed."""
 
-    def __init__(self, works):
-        self.dead_ends = sum(w.dead_ends for w in works)
-        self.games = sum(w.games for w in works)
-        self.sequences = sum(w.sequences for w in works)
+    def __init__(self, works: list[Work]) -> None:
+        self.dead_ends: int = sum(w.dead_ends for w in works)
+        self.games: int = sum(w.games for w in works)
+        self.sequences: int = sum(w.sequences for w in works)
 
 
-def keep_level(run: LevelRun, level) -> np.ndarray:
+def keep_level(run: LevelRun, level: LevelSet) -> Keys:
     arr = np.sort(level.keys_array())
     run.held += arr.nbytes
     run.note()
@@ -232,7 +252,7 @@ def keep_level(run: LevelRun, level) -> np.ndarray:
     return arr
 
 
-def count_finishes(result: Analysis, group, last) -> None:
+def count_finishes(result: Analysis, group: list[Perm], last: LevelSet) -> None:
     # One-peg classes of the last level: a class of orbit size m holding T sequences
     # gives T / m solutions for each hole in it.
     keys = last.keys_array()
@@ -245,12 +265,13 @@ def count_finishes(result: Analysis, group, last) -> None:
             result.finishes[h] = total // len(orbit)
 
 
-def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys, depth: int) -> None:
+def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys: list[Keys], depth: int) -> None:
     # Backward levels: forward from the complement of the finish (complement duality).
     # A finish in another position class than the start has no winning position at all.
     full = run.shape.full_mask
     dual = full & ~(1 << finish)
     shape = run.shape
+    back: list[Keys]
     if has_classes(shape) and position_class(shape, start) != position_class(shape, 1 << finish):
         back = []
     elif dual == 0:  # a one-hole board: the only backward position is the empty board
@@ -263,7 +284,7 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys,
             if level.n == 0:
                 break
             back.append(keep_level(run, level))
-    winning = []
+    winning: list[Keys] = []
     for k in range(len(keys)):
         j = depth - k
         if j < len(back):
@@ -279,34 +300,38 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys,
 class interrupt_guard:
     """Make sure Ctrl-C raises KeyboardInterrupt in the main thread during the run."""
 
-    def __enter__(self):
-        self.old = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.getsignal(signal.SIGINT)
-            if self.old is not signal.default_int_handler:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+    def __enter__(self) -> interrupt_guard:
+        main = threading.current_thread() is threading.main_thread()
+        self.old = signal.getsignal(signal.SIGINT) if main else None
+        if main and self.old is not signal.default_int_handler:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.old is not None and self.old is not signal.default_int_handler:
             signal.signal(signal.SIGINT, self.old)
         return False
 
 
-def count_levels(result: Analysis, run: LevelRun, keep_positions: bool, progress=None) -> None:
+def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
+                 progress: Callable[[int, int], None] | None = None) -> None:
     """Fill ``result`` (levels, games, finishes, winning positions) by running ``run`` from
     ``result.start`` to one peg; a stop (memory, time, Ctrl-C) keeps the levels finished and
     says why in ``result.stopped`` and ``result.message``."""
     start, finish = result.start.pegs_mask, result.finish
     depth = start.bit_count() - 1
-    dead_ends, sequences, keys = [], [], []
-    last = None
+    dead_ends: list[int] = []
+    sequences: list[int] = []
+    keys: list[Keys] = []
+    games = 0  # jump sequences played until no jump is left
+    level: LevelSet | None = None
+    last: LevelSet | None = None
     try:
         with interrupt_guard():
             for k, level, work in run.levels(start, True, depth):
                 if work is not None:  # the expansion of level k-1 found its dead ends
                     dead_ends.append(work.dead_ends)
-                    result.games += work.games
+                    games += work.games
                 if level.n == 0:
                     break
                 # the next level's total is what its parents passed on (no pass over its table)
@@ -317,9 +342,9 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool, progress
                 if progress:
                     progress(k, level.n)
                 last = level
-            if len(result.levels) == depth + 1:  # one peg left: every position is a dead end
+            if last is not None and len(result.levels) == depth + 1:  # one peg left: every position is a dead end
                 dead_ends.append(last.n)
-                result.games += sequences[-1]
+                games += sequences[-1]
                 count_finishes(result, run.group, last)
             # the backward pass must not hold the last forward tables outside the budget
             level = last = None
@@ -329,6 +354,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool, progress
         result.stopped, result.message = stop.reason, stop.message
     except KeyboardInterrupt:
         result.stopped, result.message = Reason.INTERRUPTED, "interrupted by Ctrl-C"
+    result.games = games
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]
     result._positions = keys

@@ -6,6 +6,7 @@ import math
 import operator
 import warnings
 from dataclasses import dataclass
+from typing import SupportsFloat, SupportsIndex, TypedDict, Unpack, cast
 
 from ..errors import PegsolverError
 
@@ -17,26 +18,26 @@ MAX_SEARCH_BYTES = 1 << 40        # 1 TiB: more than any machine here; the kerne
 UNITS = ((PIB, "PiB"), (TIB, "TiB"), (GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB"))
 
 
-def as_whole(x) -> int | None:
+def as_whole(x: object) -> int | None:
     """``x`` as an int (numpy integers too, via ``operator.index``); None for anything
     else, bools included."""
     if isinstance(x, bool):
         return None
     try:
-        return operator.index(x)
+        return operator.index(cast(SupportsIndex, x))  # a TypeError for anything else
     except TypeError:
         return None
 
 
-def as_seconds(x) -> float | None:
+def as_seconds(x: object) -> float | None:
     """``x`` as positive, finite seconds (ints, floats, numpy numbers); None otherwise."""
     if isinstance(x, (bool, str, bytes)):
         return None
     try:
-        x = float(x)
+        s = float(cast(SupportsFloat, x))  # a TypeError or ValueError for anything else
     except (TypeError, ValueError):
         return None
-    return x if 0 < x < math.inf else None
+    return s if 0 < s < math.inf else None
 
 
 def size_text(nbytes: float) -> str:
@@ -47,7 +48,7 @@ def size_text(nbytes: float) -> str:
     return f"{nbytes:g} bytes"
 
 
-def check_nodes(x, name: str = "the node limit", zero_is_none: bool = False) -> int | None:
+def check_nodes(x: object, name: str = "the node limit", zero_is_none: bool = False) -> int | None:
     """A node limit: a whole number from 1 to 2**63 - 1 (0 means none when ``zero_is_none``).
 
     :raises PegsolverError: anything else; the message names ``name`` and the value.
@@ -66,7 +67,7 @@ def check_nodes(x, name: str = "the node limit", zero_is_none: bool = False) -> 
     return n
 
 
-def check_seconds(x, name: str = "the time limit", zero_is_none: bool = False) -> float | None:
+def check_seconds(x: object, name: str = "the time limit", zero_is_none: bool = False) -> float | None:
     """A time limit in seconds: positive and finite (0 means none when ``zero_is_none``).
 
     :raises PegsolverError: anything else; the message names ``name`` and the value.
@@ -81,7 +82,7 @@ def check_seconds(x, name: str = "the time limit", zero_is_none: bool = False) -
     return s
 
 
-def check_memory(x, name: str = "the memory budget", low: int = KIB, high: int = PIB, unit: int = 1) -> int:
+def check_memory(x: object, name: str = "the memory budget", low: int = KIB, high: int = PIB, unit: int = 1) -> int:
     """A memory budget of ``x`` units (bytes by default; ``unit=MIB`` for a ``--table-mb``),
     as whole bytes from ``low`` to ``high``.
 
@@ -92,7 +93,7 @@ def check_memory(x, name: str = "the memory budget", low: int = KIB, high: int =
         return whole
     if unit != 1 and whole is None and not isinstance(x, bool):
         try:
-            nbytes = float(x) * unit
+            nbytes = float(cast(SupportsFloat, x)) * unit
         except (TypeError, ValueError):
             nbytes = math.nan
         if low <= nbytes <= high:
@@ -101,7 +102,7 @@ def check_memory(x, name: str = "the memory budget", low: int = KIB, high: int =
     raise PegsolverError(f"{name} must be {kind} from {size_text(low)} to {size_text(high)}, not {x!r}")
 
 
-def check_threads(x, name: str = "threads") -> int:
+def check_threads(x: object, name: str = "threads") -> int:
     """A thread count: a power of two from 1 to 64.
 
     :raises PegsolverError: anything else.
@@ -110,6 +111,15 @@ def check_threads(x, name: str = "threads") -> int:
     if n is None or not 1 <= n <= MAX_THREADS or n & (n - 1):
         raise PegsolverError(f"{name} must be a power of two from 1 to {MAX_THREADS}, not {x!r}")
     return n
+
+
+class LimitFields(TypedDict, total=False):
+    """The fields of a :class:`Limit`, as :meth:`Limit.replace` takes them."""
+
+    nodes: int | None
+    seconds: float | None
+    memory_bytes: int | None
+    threads: int | None
 
 
 @dataclass(frozen=True, init=False)
@@ -137,7 +147,7 @@ class Limit:
     threads: int | None
 
     def __init__(self, nodes: int | None = None, seconds: float | None = None, memory_bytes: int | None = None,
-                 threads: int | None = None, *, table_bytes: int | None = None):
+                 threads: int | None = None, *, table_bytes: int | None = None) -> None:
         if table_bytes is not None:
             warnings.warn("Limit(table_bytes=...) is now Limit(memory_bytes=...)", DeprecationWarning, stacklevel=2)
             if memory_bytes is not None:
@@ -157,7 +167,8 @@ class Limit:
         """The search's memory budget in bytes (the old name; 256 MiB when none was given)."""
         return self.memory_or(DEFAULT_SEARCH_BYTES)
 
-    def replace(self, **changes) -> Limit:
+    def replace(self, **changes: Unpack[LimitFields]) -> Limit:
         """A copy with some fields changed (checked again)."""
-        fields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes, threads=self.threads)
+        fields: LimitFields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes,
+                                   threads=self.threads)
         return Limit(**(fields | changes))

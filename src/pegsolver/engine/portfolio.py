@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..model.board import Board
+from ..model.geometry import Jump
 from ..model.goal import Goal, plural
 from .compile import ORDERS
 from .outcome import Reason
@@ -121,7 +122,7 @@ class Tally:
     table_entries: int = 0  # the largest of any run (each run has its own table)
     table_bytes: int = 0
     fewest_left: int | None = None  # the fewest pegs of a dead end any run met
-    closest: list = field(default_factory=list)  # the jumps to it (forward runs only)
+    closest: list[Jump] = field(default_factory=list)  # the jumps to it (forward runs only)
 
     def add(self, answer: Solution) -> None:
         s = answer.stats
@@ -157,7 +158,7 @@ def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False) -> So
 
 
 def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, tally: Tally,
-               widest: dict) -> Solution:
+               widest: dict[str, int]) -> Solution:
     limit = run.limit
     deadline = t0 + limit.seconds if limit.seconds else None
     plan = members(goal, run.order if isinstance(run.order, str) else None, backward)
@@ -174,7 +175,7 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
         if not live:  # every member dropped out (beams over memory): nothing else to try
             return _stopped(board, goal, run, tally, t0, Reason.MEMORY_LIMIT, widest)
         for m in live:
-            budget = BASE_NODES * m.weight * (luby(rnd + 1) if m.random_order else 1 << rnd)
+            budget: int | None = BASE_NODES * m.weight * (luby(rnd + 1) if m.random_order else 1 << rnd)
             width = None
             if m.strategy == "beam":
                 width = min(BEAM_FIRST_WIDTH << rnd, beam_cap)
@@ -200,11 +201,14 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
             member_run = replace(run, strategy=m.strategy, order=order, beam_width=width or run.beam_width,
                                  limit=limit.replace(nodes=budget, seconds=seconds))
             if m.backward:
+                assert dual_problem is not None  # backward members are planned only with a dual problem
                 answer = from_dual(board, goal, member_run.search(*dual_problem))
             else:
                 answer = member_run.search(board, goal)
             tally.add(answer)
-            widest[m.name] = width or budget
+            bound = width or budget
+            assert bound is not None  # a beam has its width, every other member a node budget
+            widest[m.name] = bound
             reason = answer.reason
             if reason.settles:  # solved, or exhausted: proved impossible
                 return _answered(answer, m, tally, t0)
@@ -227,7 +231,7 @@ def _answered(answer: Solution, m: Member, tally: Tally, t0: float) -> Solution:
 
 
 def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason: Reason,
-             widest: dict) -> Solution:
+             widest: dict[str, int]) -> Solution:
     stats = replace(empty_stats("auto", run.backend, run.symmetries(board, goal)),
                     tests=tally.tests, nodes=tally.nodes, dead_ends=tally.dead_ends, table_hits=tally.table_hits,
                     pagoda_prunes=tally.pagoda_prunes, seconds=time.perf_counter() - t0, runs=tally.runs,

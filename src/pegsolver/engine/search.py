@@ -5,17 +5,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..model.board import Board
 from ..model.goal import Goal
 from ..proofs import pagoda
 from ..proofs.obstacles import class_obstacle, pagoda_obstacle
 from . import reference
-from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGIES, compile_problem, goal_symmetries
+from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGIES, Order, compile_problem, goal_symmetries
 from .core import core_for
 from .limits import DEFAULT_SEARCH_BYTES, Limit
 from .outcome import CORE_STOPS, Reason, Stats
+from .reference import SearchResult
 from .solution import Solution, empty_stats, unsolved
+
+if TYPE_CHECKING:
+    from .portfolio import Progress
 
 
 def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
@@ -36,9 +41,9 @@ class Run:
     limit: Limit
     backend: str = "core"
     proofs: bool = True
-    order: str | tuple[int, ...] | None = None
+    order: Order | None = None
     beam_width: int | None = None  # None: DEFAULT_BEAM_WIDTH, or no cap for "auto"
-    progress: Callable | None = None
+    progress: Callable[[Progress], None] | None = None
 
     def solve(self, board: Board, goal: Goal, backward: bool = False) -> Solution:
         """The answer for a resolved, checked goal: proofs, then the search. The proofs'
@@ -78,6 +83,7 @@ class Run:
                                   pagoda.pruning_set(shape, goal.finish_mask()) if prune else (), self.order,
                                   self.beam_width or DEFAULT_BEAM_WIDTH)
         limit = self.limit
+        out: SearchResult
         if self.backend == "core":
             core = core_for(shape.size, shape.name)
             out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,

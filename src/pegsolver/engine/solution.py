@@ -2,8 +2,10 @@
 before it is returned, and the helpers that build answers without a solution."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from typing import Any
 
 from ..errors import IllegalJumpError
 from ..model.board import Board
@@ -44,7 +46,7 @@ class Solution:
     closest: list[Jump] = field(default_factory=list)
     final: Board = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.reason = Reason(self.reason)  # ValueError for words that are no reason
         board = self.start.with_pegs(replay(self.start, self.jumps))  # checks what the core returned
         board.history = list(self.jumps)
@@ -71,7 +73,7 @@ class Solution:
         """Moves in notation (``"a4-c4-c2"``)."""
         return [move_name(self.start.shape, m, style) for m in self.moves]
 
-    def to_json(self, style: str = "algebraic") -> dict:
+    def to_json(self, style: str = "algebraic") -> dict[str, Any]:
         """The answer as JSON-ready data (keys listed in README.md)."""
         shape = self.start.shape
         hole_name = partial(name_of_hole, style=style)
@@ -90,7 +92,7 @@ class Solution:
         }
 
 
-def replay(start: Board, jumps: list[Jump]) -> int:
+def replay(start: Board, jumps: Sequence[Jump]) -> int:
     """The pegs (bitboard) after ``jumps`` from ``start``, each jump checked against the rules
     with bit operations.
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 import numpy as np
 
@@ -19,6 +20,11 @@ from .goal import Goal
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from .variants import Variant
+
 Bitboard = int
 
 
@@ -31,7 +37,7 @@ class Board:
     :raises BoardTextError: pegs outside the shape.
     """
 
-    def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None):
+    def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None) -> None:
         if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
@@ -40,7 +46,7 @@ class Board:
         self.history: list[Jump] = []
 
     @property
-    def variant(self):
+    def variant(self) -> Variant | None:
         """The catalogue variant this board came from (deprecated: boards carry their
         ``default_goal`` instead); None for a bare board."""
         warnings.warn("Board.variant is deprecated: use Board.default_goal", DeprecationWarning, stacklevel=2)
@@ -76,7 +82,7 @@ class Board:
         return (isinstance(other, Board) and self.pegs_mask == other.pegs_mask
                 and self.shape.rules == other.shape.rules and self.shape.coords == other.shape.coords)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable (as a list is); typeshed wants a method
 
     def copy(self) -> Board:
         b = Board(self.shape, self.pegs_mask, self.default_goal)
@@ -103,9 +109,9 @@ class Board:
             raise PegsolverError(f"leaving every hole of board {self.shape.name!r} empty leaves no peg")
         return self.with_pegs(self.shape.full_mask & ~sum(1 << h for h in index))
 
-    def _index(self, hole) -> Hole:
+    def _index(self, hole: object) -> Hole:
         try:
-            h = operator.index(hole) if not isinstance(hole, bool) else None
+            h = operator.index(cast(SupportsIndex, hole)) if not isinstance(hole, bool) else None
         except TypeError:
             h = None
         if h is None or not 0 <= h < self.shape.size:
@@ -146,8 +152,8 @@ class Board:
 
     def is_legal(self, jump: Jump) -> bool:
         p = self.pegs_mask
-        return (jump in self.shape.jump_set and p >> jump.from_hole & 1 and p >> jump.over & 1
-                and not p >> jump.to_hole & 1)
+        return bool(jump in self.shape.jump_set and p >> jump.from_hole & 1 and p >> jump.over & 1
+                    and not p >> jump.to_hole & 1)
 
     def legal_jumps(self) -> list[Jump]:
         """Jumps possible now, in the board's jump-table order."""
@@ -155,7 +161,8 @@ class Board:
 
     def why_illegal(self, jump: Jump) -> str | None:
         """None if the jump is legal now, else the reason in words."""
-        name = lambda h: hole_name(self.shape, h)  # noqa: E731
+        def name(h: Hole) -> str:
+            return hole_name(self.shape, h)
         p = self.pegs_mask
         if jump not in self.shape.jump_set:
             return f"{name(jump.from_hole)}-{name(jump.to_hole)} is not a jump of this board"
@@ -214,7 +221,7 @@ class Board:
         return jump
 
     # ---- arrays ----------------------------------------------------------------
-    def to_array(self) -> np.ndarray:
+    def to_array(self) -> npt.NDArray[np.int8]:
         """Board as an int8 array of shape (rows, cols): 1 peg, 0 empty, -1 off board.
 
         Triangular boards use skew coordinates (row r, column c with c <= r on a triangle).
@@ -227,7 +234,8 @@ class Board:
         return out
 
     @classmethod
-    def from_array(cls, array, grid: str | None = None, name: str = "custom", rules: str | None = None) -> Board:
+    def from_array(cls, array: npt.ArrayLike, grid: str | None = None, name: str = "custom",
+                   rules: str | None = None) -> Board:
         """Inverse of :meth:`to_array`.
 
         :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.

@@ -29,6 +29,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import BoardTextError, GoalError, PegsolverError
@@ -41,6 +42,8 @@ from .textboard import parse_board_text
 KEYS = {"name", "rules", "board", "variant", "vacant", "goal"}
 MAX_FILE_BYTES = 1 << 20
 GOAL_KEYS = {"finish", "pegs"}
+
+Fail = Callable[[str, str], BoardTextError]  # (key, reason) -> the error, naming the key's line
 
 
 def _line_of(raw: str, pattern: str) -> int | None:
@@ -60,7 +63,7 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
     except tomllib.TOMLDecodeError as e:
         raise BoardTextError(f"{source}: not valid TOML: {e}") from None
 
-    def fail(key: str, reason: str):
+    def fail(key: str, reason: str) -> BoardTextError:
         line = _line_of(raw, rf"^\s*{re.escape(key)}\s*=")
         where = f", line {line}" if line else ""
         return BoardTextError(f"{source}{where}: {reason}")
@@ -78,9 +81,9 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         from .variants import find_variant  # variants import this module's siblings only
         variant = find_variant(str(data["variant"]))
         if rules and rules != variant.rules:
-            variant = find_variant(variant.name + "-diagonal") if rules == "diagonal" else None
-            if variant is None:
+            if rules != "diagonal":
                 raise fail("rules", f"rules {rules!r} do not apply to variant {data['variant']!r}")
+            variant = find_variant(variant.name + "-diagonal")
         board = variant.board()
     else:
         if not isinstance(data["board"], str):
@@ -114,7 +117,7 @@ def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | Non
     return Board(shape, pegs)
 
 
-def _goal(table, board: Board, fail) -> Goal | None:
+def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     if table is None:
         return None
     if not isinstance(table, dict):
@@ -200,7 +203,7 @@ def dumps(board: Board, goal: Goal | None = None) -> str:
         if goal.finish is None:
             lines += ['finish = "any"', f"pegs = {goal.pegs}"]
         else:
-            names = [hole_name(shape, h) for h in sorted(goal.finish)]
+            names = [hole_name(shape, h) for h in goal.finish_holes()]
             lines.append(f"finish = {_quote(names[0])}" if len(names) == 1
                          else "finish = [" + ", ".join(map(_quote, names)) + "]")
     return "\n".join(lines) + "\n"

@@ -18,6 +18,7 @@ from ..errors import BoardTextError, BoardTooLargeError
 
 Hole = int
 Coord = tuple[int, int]
+Matrix = tuple[tuple[int, int], tuple[int, int]]  # a 2x2 integer matrix, row by row
 
 SQUARE = "square"
 TRIANGLE = "triangle"
@@ -42,7 +43,7 @@ DIRECTIONS: dict[str, tuple[Coord, ...]] = {
 }
 
 # Point groups of the lattices as integer linear maps on (row, col).
-_SQUARE_MAPS = (
+_SQUARE_MAPS: tuple[Matrix, ...] = (
     ((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0)),
     ((1, 0), (0, -1)), ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((0, -1), (-1, 0)),
 )
@@ -60,10 +61,11 @@ def grid_for(grid: str | None, rules: str | None) -> str:
     return grid
 
 
-def _triangle_maps() -> tuple:
-    rot = ((0, 1), (-1, 1))   # (r, c) -> (c, c - r): a turn of 60 degrees
-    swap = ((0, 1), (1, 0))   # (r, c) -> (c, r): a reflection
-    maps, m = [], ((1, 0), (0, 1))
+def _triangle_maps() -> tuple[Matrix, ...]:
+    rot: Matrix = ((0, 1), (-1, 1))   # (r, c) -> (c, c - r): a turn of 60 degrees
+    swap: Matrix = ((0, 1), (1, 0))   # (r, c) -> (c, r): a reflection
+    maps: list[Matrix] = []
+    m: Matrix = ((1, 0), (0, 1))
     for _ in range(6):
         maps.append(m)
         maps.append(_compose(m, swap))
@@ -71,9 +73,11 @@ def _triangle_maps() -> tuple:
     return tuple(maps)
 
 
-def _compose(a, b):
+def _compose(a: Matrix, b: Matrix) -> Matrix:
     """Matrix product a·b of 2x2 integer matrices."""
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2))
+    (a00, a01), (a10, a11) = a
+    (b00, b01), (b10, b11) = b
+    return ((a00 * b00 + a01 * b10, a00 * b01 + a01 * b11), (a10 * b00 + a11 * b10, a10 * b01 + a11 * b11))
 
 
 _POINT_GROUPS = {SQUARE: _SQUARE_MAPS, TRIANGLE: _triangle_maps()}
@@ -87,7 +91,7 @@ class Jump(NamedTuple):
     to_hole: Hole
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class Shape:
     """The holes of a board and the rules that join them.
 
@@ -95,7 +99,8 @@ class Shape:
     :param coords: one ``(row, col)`` per hole; sorted row-major on construction.
     :param name: a label for messages and output.
     :param rules: ``"orthogonal"`` (4 directions) or ``"diagonal"`` (8) on a square
-        grid, ``"triangular"`` (6) on a triangle grid; None: the grid's usual rules.
+        grid, ``"triangular"`` (6) on a triangle grid; None: the grid's usual rules
+        (the ``rules`` attribute always names the rules in force).
     :raises BoardTextError: no holes, a hole given twice, an unknown grid or rules that
         do not fit the grid.
     :raises BoardTooLargeError: more than ``MAX_SHAPE_HOLES`` holes.
@@ -103,34 +108,39 @@ class Shape:
 
     grid: str
     coords: tuple[Coord, ...]
-    name: str = "custom"
-    rules: str | None = None
+    name: str
+    rules: str
     index: dict[Coord, Hole] = field(init=False, repr=False)
     jumps: tuple[Jump, ...] = field(init=False, repr=False)
     jump_set: frozenset[Jump] = field(init=False, repr=False)  # the same jumps, for membership tests
     slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     symmetries: tuple[tuple[Hole, ...], ...] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.grid not in GRIDS:
-            raise BoardTextError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")
-        rules = self.rules or DEFAULT_RULES[self.grid]
-        if GRID_OF_RULES.get(rules) != self.grid:
-            fits = [r for r in RULES if GRID_OF_RULES[r] == self.grid]
-            raise BoardTextError(f"rules {rules!r} do not fit a {self.grid} grid; expected {' or '.join(fits)}")
-        object.__setattr__(self, "rules", rules)
-        if not self.coords:
-            raise BoardTextError(f"board {self.name!r} has no holes")
-        if len(self.coords) > MAX_SHAPE_HOLES:
-            raise BoardTooLargeError(f"board {self.name!r} has {len(self.coords)} holes; "
-                                     f"the largest board supported has {MAX_SHAPE_HOLES}")
-        rows = [r for r, _ in self.coords]
-        cols = [c for _, c in self.coords]
-        r0, c0 = min(rows), min(cols)
-        coords = tuple(sorted((r - r0, c - c0) for r, c in self.coords))
-        if len(set(coords)) != len(coords):
-            raise BoardTextError(f"board {self.name!r} lists a hole twice")
+    # Written out rather than generated so that ``rules`` may be given as None but is
+    # always a str once the shape is built.
+    def __init__(self, grid: str, coords: tuple[Coord, ...], name: str = "custom", rules: str | None = None) -> None:
         set_ = object.__setattr__
+        set_(self, "grid", grid)
+        set_(self, "coords", coords)
+        set_(self, "name", name)
+        if grid not in GRIDS:
+            raise BoardTextError(f"unknown grid {grid!r}; expected one of {', '.join(GRIDS)}")
+        rules = rules or DEFAULT_RULES[grid]
+        if GRID_OF_RULES.get(rules) != grid:
+            fits = [r for r in RULES if GRID_OF_RULES[r] == grid]
+            raise BoardTextError(f"rules {rules!r} do not fit a {grid} grid; expected {' or '.join(fits)}")
+        set_(self, "rules", rules)
+        if not coords:
+            raise BoardTextError(f"board {name!r} has no holes")
+        if len(coords) > MAX_SHAPE_HOLES:
+            raise BoardTooLargeError(f"board {name!r} has {len(coords)} holes; "
+                                     f"the largest board supported has {MAX_SHAPE_HOLES}")
+        rows = [r for r, _ in coords]
+        cols = [c for _, c in coords]
+        r0, c0 = min(rows), min(cols)
+        coords = tuple(sorted((r - r0, c - c0) for r, c in coords))
+        if len(set(coords)) != len(coords):
+            raise BoardTextError(f"board {name!r} lists a hole twice")
         set_(self, "coords", coords)
         set_(self, "index", {rc: i for i, rc in enumerate(coords)})
         jumps, slots = self._find_jumps()
@@ -153,10 +163,11 @@ class Shape:
     def directions(self) -> tuple[Coord, ...]:
         return DIRECTIONS[self.rules]
 
-    def _find_jumps(self):
-        jumps, slots = [], []
+    def _find_jumps(self) -> tuple[tuple[Jump, ...], tuple[tuple[int, ...], ...]]:
+        jumps: list[Jump] = []
+        slots: list[tuple[int, ...]] = []
         for h, (r, c) in enumerate(self.coords):
-            row = []
+            row: list[int] = []
             for dr, dc in self.directions:
                 over = self.index.get((r + dr, c + dc))
                 to = self.index.get((r + 2 * dr, c + 2 * dc))
@@ -174,7 +185,7 @@ class Shape:
         Derived from the shape: each lattice point-group map is applied and the image
         translated so its row-major first hole lands on ours; the identity comes first.
         """
-        found = []
+        found: list[tuple[Hole, ...]] = []
         first = self.coords[0]
         jump_set = set(self.jumps)
         for (a, b), (c, d) in _POINT_GROUPS[self.grid]:

@@ -2,24 +2,26 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, SupportsIndex, cast
 
 from ..errors import GoalError
 from .geometry import Hole, Shape
 from .notation import hole_name, parse_hole
 
 
-def _whole(x, what: str) -> int:
+def _whole(x: object, what: str) -> int:
     """``x`` as an int (numpy integers too, via ``operator.index``), bools refused."""
     if isinstance(x, bool):
         raise GoalError(f"{what} must be a whole number, not {x!r}")
     try:
-        return operator.index(x)
+        return operator.index(cast(SupportsIndex, x))  # a TypeError for anything else
     except TypeError:
         raise GoalError(f"{what} must be a whole number, not {x!r}") from None
 
 
-def _hole(hole) -> Hole | str:
+def _hole(hole: object) -> Hole | str:
     """A goal hole as a name (str) or a 0-based index (int; numpy integers too)."""
     if isinstance(hole, str):
         return hole
@@ -73,17 +75,18 @@ class Goal:
         return cls(pegs=1, finish=frozenset([_hole(hole)]))
 
     @classmethod
-    def pattern(cls, holes) -> Goal:
+    def pattern(cls, holes: Iterable[Hole | str] | Hole | str) -> Goal:
         """Exactly the pegs on ``holes`` left (names or 0-based indices).
 
         :raises GoalError: a hole listed twice.
         """
         if isinstance(holes, str) or not hasattr(holes, "__iter__"):  # one hole, not an iterable of them
-            holes = [holes]
-        holes = [_hole(h) for h in holes]
-        if len(set(holes)) != len(holes):
-            raise GoalError(f"goal pattern lists a hole twice: {holes!r}")
-        return cls(pegs=len(holes), finish=frozenset(holes))
+            listed = [_hole(holes)]
+        else:
+            listed = [_hole(h) for h in holes]
+        if len(set(listed)) != len(listed):
+            raise GoalError(f"goal pattern lists a hole twice: {listed!r}")
+        return cls(pegs=len(listed), finish=frozenset(listed))
 
     def resolve(self, shape: Shape) -> Goal:
         """The same goal with hole names turned into indices of ``shape``.
@@ -96,7 +99,7 @@ class Goal:
             raise GoalError(f"a goal must leave a whole number of pegs, at least 1, not {self.pegs!r}")
         if self.finish is None:
             return self
-        holes = set()
+        holes: set[Hole] = set()
         for h in self.finish:
             if isinstance(h, str):
                 holes.add(parse_hole(shape, h))
@@ -114,8 +117,23 @@ class Goal:
         return Goal(pegs=self.pegs, finish=frozenset(holes))
 
     def finish_mask(self) -> int:
-        """Bitboard of the final pattern, 0 for a goal on any holes."""
-        return sum(1 << h for h in self.finish) if self.finish else 0
+        """Bitboard of the final pattern, 0 for a goal on any holes.
+
+        :raises GoalError: a hole still named: :meth:`resolve` the goal first.
+        """
+        return sum(1 << h for h in self.finish_holes()) if self.finish else 0
+
+    def finish_holes(self) -> list[Hole]:
+        """The holes of the final pattern, ascending, as indices (empty for a goal on any holes).
+
+        :raises GoalError: a hole still named: :meth:`resolve` the goal first.
+        """
+        holes: list[Hole] = []
+        for h in self.finish or ():
+            if isinstance(h, str):
+                raise GoalError(f"goal hole {h!r} is a name: resolve the goal against its board first")
+            holes.append(h)
+        return sorted(holes)
 
     def check(self, shape: Shape, start_mask: int) -> None:
         """Check the goal can apply to a start on this shape.
@@ -148,12 +166,12 @@ class Goal:
             return "the fewest pegs possible, anywhere"
         if self.finish is None:
             return f"{count} anywhere"
-        names = " ".join(hole_name(shape, h, style) for h in sorted(self.finish))
+        names = " ".join(hole_name(shape, h, style) for h in self.finish_holes())
         return f"{count} at {names}"
 
-    def to_json(self, shape: Shape, style: str = "algebraic") -> dict:
+    def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
         if self.fewest_pegs:
             return {"pegs": None, "finish": None, "fewest": True, "text": self.describe(shape, style)}
         return {"pegs": self.pegs,
-                "finish": None if self.finish is None else [hole_name(shape, h, style) for h in sorted(self.finish)],
+                "finish": None if self.finish is None else [hole_name(shape, h, style) for h in self.finish_holes()],
                 "text": self.describe(shape, style)}

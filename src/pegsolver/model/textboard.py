@@ -24,11 +24,13 @@ style writes ``x``/``-``/``.`` side by side instead.
 from __future__ import annotations
 
 from ..errors import BoardTextError, BoardTooLargeError, text_error
-from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Shape, grid_for
+from .geometry import MAX_SHAPE_HOLES, SQUARE, TRIANGLE, Coord, Shape, grid_for
 
 SEED_PEG, SEED_EMPTY, SEED_OFF = "xX", "-", "."
 COMMON_PEG, COMMON_EMPTY = "oO●", ".○"
 ANY_OFF, STAR_PEG = "#", "*"  # in either format
+
+Cell = tuple[int, int, bool]  # a hole drawn in the text: (line from 1, character column from 0, peg)
 
 
 def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
@@ -60,7 +62,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     empty_chars = SEED_EMPTY if seed else COMMON_EMPTY
     off_chars = " " + ANY_OFF + (SEED_OFF if seed else "")
 
-    cells: list[tuple[int, int, bool]] = []  # (line, column, peg)
+    cells: list[Cell] = []
     for y, line in enumerate(lines, start=1):
         for x, ch in enumerate(line):
             if ch in peg_chars or ch in empty_chars:
@@ -94,7 +96,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     return shape, pegs
 
 
-def _square_coords(cells):
+def _square_coords(cells: list[Cell]) -> list[Coord]:
     by_line: dict[int, list[int]] = {}
     for y, x, _ in cells:
         by_line.setdefault(y, []).append(x)
@@ -105,7 +107,7 @@ def _square_coords(cells):
         # Drawn with a space between cells, but some line is shifted by one character:
         # reading it densely would silently give another board.
         counts = {p: sum(1 for _, x, _ in cells if x % 2 == p) for p in (0, 1)}
-        odd_one = min(counts, key=counts.get)
+        odd_one = min(counts, key=lambda p: counts[p])
         y, x, _ = next(c for c in cells if c[1] % 2 == odd_one)
         raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
                                    "(a line shifted by one character?); for a triangular board use the "
@@ -114,7 +116,7 @@ def _square_coords(cells):
     return [(y, x // 2 if spaced else x) for y, x, _ in cells]
 
 
-def _triangle_coords(cells):
+def _triangle_coords(cells: list[Cell]) -> list[Coord]:
     parities = {(x + y) % 2 for y, x, _ in cells}
     if len(parities) > 1:
         y, x, _ = next(c for c in cells if (c[0] + c[1]) % 2 != (cells[0][0] + cells[0][1]) % 2)

@@ -9,6 +9,7 @@ name followed by ``-diagonal`` gives the same board with diagonal jumps as well
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -64,7 +65,7 @@ def _shape(rules: str, coords: tuple[Coord, ...], name: str) -> Shape:
     return Shape(GRID_OF_RULES[rules], coords, name=name, rules=rules)
 
 
-def _grid(rows: int, cols: int, keep) -> tuple[Coord, ...]:
+def _grid(rows: int, cols: int, keep: Callable[[int, int], bool]) -> tuple[Coord, ...]:
     return tuple((r, c) for r in range(rows) for c in range(cols) if keep(r, c))
 
 

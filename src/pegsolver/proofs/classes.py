@@ -68,7 +68,7 @@ def class_allows_pegs(shape: Shape, pegs_mask: int, k: int) -> bool:
     if not has_classes(shape):
         return True
     # reach[j]: the classes of the sets of j holes among those seen so far
-    reach = [{position_class(shape, 0)}] + [set() for _ in range(k)]
+    reach: list[set[Class]] = [{position_class(shape, 0)}] + [set() for _ in range(k)]
     for h in range(shape.size):
         c = hole_class(shape, h)
         for j in range(min(k, h + 1), 0, -1):

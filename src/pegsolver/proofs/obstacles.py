@@ -38,9 +38,9 @@ def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
     else:
         return None
     proofs = [pagoda.certificate(shape, board.pegs_mask, f) for f in finishes]
-    if not finishes or not all(proofs):
+    w = proofs[0] if proofs else None
+    if w is None or not all(proofs):
         return None
-    w = proofs[0]
     where = goal.describe(shape) if goal.finish is not None else f"one peg on any of {len(finishes)} holes"
     return (f"a pagoda function is worth {pagoda.value(w, board.pegs_mask)} on the start and "
             f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start cannot reach "

@@ -14,27 +14,35 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..model.geometry import Shape
 
+if TYPE_CHECKING:
+    import highspy
+    import numpy.typing as npt
+
 _DENOMINATOR = 1000
 
+Bound = tuple[float | None, float | None]  # (lower, upper) of one weight; None: unbounded
 
-def is_pagoda(shape: Shape, weights) -> bool:
+
+def is_pagoda(shape: Shape, weights: Sequence[int]) -> bool:
     """True when no jump of the board raises the total: w(from) + w(over) >= w(to)."""
     return all(weights[j.from_hole] + weights[j.over] >= weights[j.to_hole] for j in shape.jumps)
 
 
-def value(weights, mask: int) -> int:
+def value(weights: Sequence[int], mask: int) -> int:
     """Total of the weights over the pegs of a bitboard."""
     return sum(w for h, w in enumerate(weights) if mask >> h & 1)
 
 
-def _jump_rows(shape: Shape) -> np.ndarray:
+def _jump_rows(shape: Shape) -> npt.NDArray[np.float64]:
     rows = np.zeros((len(shape.jumps), shape.size))
     for k, j in enumerate(shape.jumps):  # w(to) - w(from) - w(over) <= 0
         rows[k, j.from_hole] -= 1
@@ -44,7 +52,7 @@ def _jump_rows(shape: Shape) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _highs():
+def _highs() -> highspy.Highs:
     """One HiGHS solver for the process, made silent. highspy prints its banner to file
     descriptor 1 when a solver is made, before any option can be set (ERGO-Code/HiGHS#1702),
     which would corrupt ``--json`` output: fd 1 points at /dev/null for that moment only."""
@@ -53,7 +61,7 @@ def _highs():
     out, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(null, 1)
-        h = highspy.Highs()
+        h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy leaves Highs.__init__ unannotated
     finally:
         os.dup2(out, 1)
         os.close(out)
@@ -62,7 +70,8 @@ def _highs():
     return h
 
 
-def _solve_lp(shape: Shape, cost, bounds, a_eq=None, b_eq=None) -> list[int] | None:
+def _solve_lp(shape: Shape, cost: Sequence[float], bounds: Sequence[Bound],
+              a_eq: Sequence[Sequence[int]] | None = None, b_eq: Sequence[int] | None = None) -> list[int] | None:
     """Integer pagoda minimising ``cost`` subject to every jump's row ``w(to) - w(from) -
     w(over) <= 0``, the bounds and ``a_eq @ w == b_eq`` (None when the LP fails or rounding
     breaks the pagoda property)."""
