@@ -1,6 +1,6 @@
 """The auto bench's table: one row per problem (wall seconds, the member that answered),
 printed after the run from the rows its benches attach to their reports."""
-from pegsolver.apps.columns import align_columns
+from pegsolver.columns import align_columns
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from .engine import level_memory as memory
-from .engine.enumeration import Analysis, Level
+from .engine.enumeration import Analysis, Level, SolutionCounts
 from .engine.level_memory import (
     MAX_ENUM_HOLES,
     STAGE_CAP,
@@ -147,10 +147,11 @@ class AnalysisStopped(PegsolverError):
 
 def solution_counts(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,
                    seconds: float | None = None, progress: Callable[[int], None] | None = None, force: bool = False,
-                   limit: Limit | None = None) -> dict[tuple[int, int], int]:
+                   limit: Limit | None = None) -> SolutionCounts:
     """Number of solutions of every single-vacancy -> single-peg problem of a board.
 
-    :returns: ``{(vacancy, finish): solutions}`` for every pair of holes (0: unsolvable).
+    :returns: a :class:`SolutionCounts`: ``counts[(vacancy, finish)]`` solutions for every pair of holes
+        (0: unsolvable), with its text and JSON.
         Vacancies that a symmetry maps onto one already counted are not enumerated again.
     :param progress: called as ``progress(vacancy)`` before each enumeration.
     :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C); ``reason`` says which.
@@ -160,10 +161,10 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
     if not isinstance(shape, Shape):
         shape = resolve_board(shape).shape
     limit = enum_limit(limit, threads, memory_bytes, seconds)
-    table: dict[tuple[int, int], int] = {}
+    counts = SolutionCounts(shape)
     deadline = time.monotonic() + limit.seconds if limit.seconds else None
     for v in range(shape.size):
-        if (v, 0) in table:
+        if (v, 0) in counts:
             continue
         if progress:
             progress(v)
@@ -171,14 +172,14 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
         a = analyse(Board(shape, shape.full_mask & ~(1 << v)), keep_positions=False, force=force,
                     limit=limit.replace(seconds=left))
         if a.stopped:
-            raise AnalysisStopped(f"the table stopped at vacancy {hole_name(shape, v)} ({a.message}); "
-                                  f"{len(table) // shape.size} "
+            raise AnalysisStopped(f"the solution counts stopped at vacancy {hole_name(shape, v)} ({a.message}); "
+                                  f"{len(counts) // shape.size} "
                                   f"of {shape.size} vacancies were done", a.stopped)
         for p in shape.symmetries:
-            if (p[v], 0) not in table:
+            if (p[v], 0) not in counts:
                 for f in range(shape.size):
-                    table[(p[v], p[f])] = a.finishes.get(f, 0)
-    return table
+                    counts[(p[v], p[f])] = a.finishes.get(f, 0)
+    return counts
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,4 @@
-"""Single-vacancy tables: for every start with one hole empty and every one-peg finish,
+"""The survey of single vacancies: for every start with one hole empty and every one-peg finish,
 a solution or a proof that there is none.
 
 Each pair is settled by :func:`pegsolver.solve` with its default strategy, ``auto``: the
@@ -13,16 +13,19 @@ the other's solution. Every mapped solution is replayed again.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .engine.outcome import Reason
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
+from .model.notation import hole_name, jump_name
 from .solver import Limit, solve
 
-# One-letter marks for the printed table.
+# One-letter marks for the printed grid.
 MARKS = {Reason.SOLVED: "S", Reason.POSITION_CLASS: "c", Reason.PAGODA: "p", Reason.EXHAUSTED: "x"}
 
 
@@ -38,6 +41,58 @@ class Entry:
     nodes: int = 0
     seconds: float = 0.0
     mapped_from: tuple[Hole, Hole] | None = None
+
+
+class Survey(list[Entry]):
+    """The entries of :func:`survey_vacancies`, vacancy-major, with the ``board`` surveyed
+    and the wall time in ``seconds``."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+        self.seconds = 0.0
+
+    @property
+    def interrupted(self) -> bool:
+        """True when Ctrl-C ended the survey (its last entry is the pair it stopped in)."""
+        return bool(self) and self[-1].reason is Reason.INTERRUPTED
+
+    @property
+    def settled(self) -> bool:
+        """True when every pair is solved or proved impossible."""
+        return all(e.reason in MARKS for e in self)
+
+    def to_json(self, style: str = "algebraic") -> dict[str, Any]:
+        """JSON-ready data: the board, seconds, the count of each reason and every entry."""
+        shape = self.board.shape
+
+        def name(h: Hole) -> str:
+            return hole_name(shape, h, style)
+        return {
+            "board": shape.name, "seconds": self.seconds, "counts": dict(Counter(e.reason for e in self)),
+            "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish), "reason": e.reason,
+                         "jumps": [jump_name(shape, j, style) for j in e.jumps],
+                         "nodes": e.nodes, "seconds": e.seconds,
+                         "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from]}
+                        for e in self]}
+
+    def to_text(self, style: str = "algebraic") -> str:
+        """A grid of marks, one row per vacancy and one column per finish, and the counts."""
+        shape = self.board.shape
+
+        def name(h: Hole) -> str:
+            return hole_name(shape, h, style)
+        width = max(len(name(h)) for h in range(shape.size)) + 1
+        grid = {(e.vacancy, e.finish): MARKS.get(e.reason, "?") for e in self}
+        lines = [f"board: {shape.name}; rows: vacancy, columns: finish; "
+                 "S solved, c position class, p pagoda, x exhausted search, ? not settled",
+                 " " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size))]
+        for v in range(shape.size):
+            lines.append(f"{name(v):>{width}}" + "".join(f"{grid.get((v, f), ' '):>{width}}"
+                                                         for f in range(shape.size)))
+        counts = Counter(e.reason for e in self)
+        lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {self.seconds:.1f} s")
+        return "\n".join(lines)
 
 
 def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole) -> Entry | None:
@@ -66,19 +121,20 @@ def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
 
 
 def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
-                         progress: Callable[[int, int], None] | None = None) -> list[Entry]:
+                     progress: Callable[[int, int], None] | None = None) -> Survey:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
     :param seconds_per_problem: time limit of one pair's search, in seconds (None: none).
     :param progress: called as ``progress(done, total)`` after each pair.
-    :returns: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes of them; after
-        Ctrl-C, the pairs settled so far and the interrupted one last.
+    :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
+        of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
     shape = board.shape
     n = shape.size
     full = shape.full_mask
     done: dict[tuple[Hole, Hole], Entry] = {}
-    out = []
+    out = Survey(board)
+    start = time.perf_counter()
     for v in range(n):
         for f in range(n):
             entry = _known(shape, done, v, f)
@@ -93,7 +149,8 @@ def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
             out.append(entry)
             if progress:
                 progress(len(out), n * n)
-            if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole table
+            out.seconds = time.perf_counter() - start
+            if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole survey
                 return out
     return out
 

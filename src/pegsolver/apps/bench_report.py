@@ -14,11 +14,11 @@ import os
 from dataclasses import asdict, fields
 from pathlib import Path
 
+from ..columns import align_columns, markdown_columns
 from ..engine.outcome import Reason
 from ..errors import OutputFileError
 from .bench_results import BenchRun, RunResult
 from .bench_strategies import BASELINE, REFERENCE
-from .columns import align_columns, markdown_columns
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 DASH = "-"

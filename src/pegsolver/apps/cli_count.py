@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections import Counter
 
 from .. import analysis
 from ..engine import limits
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
-from ..model.goal import plural
-from ..model.notation import hole_name, jump_name, parse_hole
+from ..model.notation import hole_name, parse_hole
 from ..solver import Limit
-from ..survey import MARKS, survey_vacancies
+from ..survey import survey_vacancies
 from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, add_board_args, add_vacant_arg, load_start
-from .columns import align_columns
 from .progress import progress_bar
 
 
@@ -34,36 +30,14 @@ def add_table_parser(sub) -> None:
 
 def cmd_table(args) -> int:
     board, _ = load_start(args)
-    shape = board.shape
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
-    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
-    t0 = time.perf_counter()
-    with progress_bar("problems", shape.size ** 2) as bar:
-        entries = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance())
-    seconds = time.perf_counter() - t0
-    counts = Counter(e.reason for e in entries)
-    if args.json:
-        print(json.dumps({
-            "board": shape.name, "seconds": seconds, "counts": dict(counts),
-            "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish), "reason": e.reason,
-                         "jumps": [jump_name(shape, j, args.notation) for j in e.jumps],
-                         "nodes": e.nodes, "seconds": e.seconds,
-                         "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from]}
-                        for e in entries]}))
-    else:
-        width = max(len(name(h)) for h in range(shape.size)) + 1
-        grid = {(e.vacancy, e.finish): MARKS.get(e.reason, "?") for e in entries}
-        grid.update({(v, f): " " for v in range(shape.size) for f in range(shape.size) if (v, f) not in grid})
-        print(f"board: {shape.name}; rows: vacancy, columns: finish; "
-              "S solved, c position class, p pagoda, x exhausted search, ? not settled")
-        print(" " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size)))
-        for v in range(shape.size):
-            print(f"{name(v):>{width}}" + "".join(f"{grid[(v, f)]:>{width}}" for f in range(shape.size)))
-        print(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {seconds:.1f} s")
-    if entries and entries[-1].reason is Reason.INTERRUPTED:
-        print(f"interrupted by Ctrl-C after {len(entries) - 1} of {shape.size ** 2} problems", file=sys.stderr)
+    with progress_bar("problems", board.shape.size ** 2) as bar:
+        survey = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance())
+    print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
+    if survey.interrupted:
+        print(f"interrupted by Ctrl-C after {len(survey) - 1} of {board.shape.size ** 2} problems", file=sys.stderr)
         return EXIT_INTERRUPTED
-    return EXIT_SOLVED if all(e.reason in MARKS for e in entries) else EXIT_UNSOLVED
+    return EXIT_SOLVED if survey.settled else EXIT_UNSOLVED
 
 
 def add_count_parser(sub) -> None:
@@ -112,7 +86,8 @@ def cmd_count(args) -> int:
         except analysis.AnalysisStopped as stop:
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
-        return print_solution_table(shape, table, args.json, name)
+        print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
+        return EXIT_SOLVED
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
     with progress_bar("levels", board.peg_count) as bar:
         def progress(k, n):
@@ -120,52 +95,7 @@ def cmd_count(args) -> int:
             bar.status(f"{n:,} positions after {k} jumps")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
                                   keep_positions=finish is not None, limit=limit, force=args.force)
-    if args.json:
-        print(json.dumps(result.to_json(name)))
-    else:
-        print_analysis(result, name)
+    print(json.dumps(result.to_json(name)) if args.json else result.to_text(args.notation))
     if result.stopped is Reason.INTERRUPTED:
         return EXIT_INTERRUPTED
     return EXIT_UNSOLVED if result.stopped else EXIT_SOLVED
-
-
-def print_analysis(a, name) -> None:
-    shape = a.start.shape
-    vacant = " ".join(name(h) for h in a.start.vacancies())
-    kind = (f"one per symmetry class ({a.symmetries} symmetries fix the start{' and finish' if a.finish else ''})"
-            if a.symmetries > 1 else "every position (no symmetry used)")
-    print(f"board: {shape.name} ({plural(shape.size, 'hole')}), vacant: {vacant or 'none'}; positions counted: {kind}")
-
-    def num(x):
-        return "?" if x is None else f"{x:,}"
-    headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if a.finish is not None else [])
-    rows = [[str(lv.jumps), str(lv.pegs), num(lv.positions), num(lv.dead_ends), num(lv.sequences)]
-            + ([num(lv.winning)] if a.finish is not None else []) for lv in a.levels]
-    print(align_columns(headers, rows, ("right",) * len(headers)))
-    print(f"total positions: {a.total:,}")
-    if a.winning is not None:
-        print(f"winning positions (on some solution to {name(a.finish)}): {a.winning:,}")
-    if a.finish is not None and a.solutions is not None:
-        print(f"solutions ending at {name(a.finish)}: {a.solutions:,}")
-    if a.finishes:
-        print("solutions by finish: " + ", ".join(f"{name(h)} {n:,}" for h, n in sorted(a.finishes.items())))
-    elif not a.stopped:
-        print("no one-peg finish")
-    if a.games is not None:
-        print(f"complete games (played until no jump is left): {a.games:,}")
-    print(f"{a.message}; {a.seconds:.2f} s, {a.threads} thread(s), peak {a.peak_bytes / 2**20:,.0f} MiB")
-
-
-def print_solution_table(shape, table, as_json, name) -> int:
-    if as_json:
-        print(json.dumps({"board": shape.name, "solutions": {
-            name(v): {name(f): table[(v, f)] for f in range(shape.size) if table[(v, f)]}
-            for v in range(shape.size)}, "total": sum(table.values())}))
-        return EXIT_SOLVED
-    rows = [[name(v), f"{sum(table[(v, f)] for f in range(shape.size)):,}"]
-            + [f"{table[(v, f)]:,}" if table[(v, f)] else "" for f in range(shape.size)] for v in range(shape.size)]
-    print(f"board: {shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none")
-    print(align_columns(["vacancy", "all"] + [name(f) for f in range(shape.size)], rows,
-                        ("right",) * (shape.size + 2)))
-    print(f"total: {sum(table.values()):,} solutions; solvable pairs: {sum(1 for n in table.values() if n):,}")
-    return EXIT_SOLVED

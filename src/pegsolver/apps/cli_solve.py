@@ -62,51 +62,6 @@ def add_solve_parser(sub) -> None:
     s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
 
 
-def print_text(sol, show_boards: bool, style: str) -> None:
-    """The answer after :func:`print_problem`: strategy, moves, final position, stats."""
-    st = sol.stats
-    shape = sol.start.shape
-    name = lambda h: hole_name(shape, h, style)  # noqa: E731
-    print(f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
-          f"symmetries used: {st.symmetries}, direction: {st.direction}")
-    if st.member:
-        print(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
-    if sol.goal.fewest_pegs and sol.solved:
-        print(f"fewest pegs: {sol.explanation}")
-    if sol.solved or sol.jumps:
-        print(f"{'solved' if sol.solved else 'best found'}: {plural(len(sol.jumps), 'jump')} in "
-              f"{plural(len(sol.moves), 'move')}, {plural(sol.final.peg_count, 'peg')} left")
-        board = sol.start.with_pegs(sol.start.pegs_mask)
-        if show_boards:
-            print(board.to_text())
-        for i, (move, text) in enumerate(zip(sol.moves, sol.move_names(style)), 1):
-            print(f"{i:3d}. {text}")
-            if show_boards:
-                for j in move:
-                    board.push(j)
-                print(board.to_text() + "\n")
-        print("final: " + " ".join(name(h) for h in sol.final.pegs()))
-    if not sol.solved:
-        print(unsolved_text(sol))
-    print(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
-          f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
-          f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  seconds {st.seconds:.6f}")
-
-
-def unsolved_text(sol) -> str:
-    """Why a solve() answer is not solved, for the text output."""
-    if sol.reason.proves_impossible:
-        return f"impossible: {sol.explanation}"
-    if sol.stats.strategy == "auto" or sol.goal.fewest_pegs:  # the explanation says what ran
-        return f"not solved: {sol.explanation}"
-    if sol.reason is Reason.BEAM:
-        return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
-                "--beam-width may); nothing proved")
-    why = "Ctrl-C" if sol.reason is Reason.INTERRUPTED else f"the {sol.reason}"
-    return (f"not solved: stopped by {why} before a solution was found; nothing proved "
-            f"(the default strategy, auto, tries the other strategies too)")
-
-
 def cmd_solve(args) -> int:
     # Options that would do nothing here are refused, not silently ignored.
     if args.beam_width is not None and args.strategy not in ("beam", "auto"):
@@ -138,7 +93,7 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(sol.to_json(args.notation)))
     else:
-        print_text(sol, args.boards, args.notation)
+        print(sol.to_text(args.notation, args.boards))
     if sol.solved:
         return EXIT_SOLVED
     return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED

@@ -1,4 +1,5 @@
-"""The result of an enumeration (:class:`Analysis`), level by level (:class:`Level`)."""
+"""The results of enumerations: :class:`Analysis` (one start, level by level, each a
+:class:`Level`) and :class:`SolutionCounts` (every single-vacancy -> one-peg problem)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,7 +10,9 @@ import numpy as np
 
 from ..errors import PegsolverError
 from ..model.board import Board
-from ..model.geometry import Hole
+from ..model.geometry import Hole, Shape
+from ..model.goal import plural
+from ..model.notation import hole_name as name_of_hole
 from .outcome import Reason
 
 if TYPE_CHECKING:
@@ -114,3 +117,77 @@ class Analysis:
             "stopped": self.stopped,
             "message": self.message,
         }
+
+    def to_text(self, style: str = "algebraic") -> str:
+        """The result as ``pegsolver count`` prints it: what was counted, a table of the
+        levels, the totals, the solutions by finish and how the run ended."""
+        from ..columns import align_columns  # rich: loaded when text is asked for
+
+        shape = self.start.shape
+
+        def name(h: Hole) -> str:
+            return name_of_hole(shape, h, style)
+
+        def num(x: int | None) -> str:
+            return "?" if x is None else f"{x:,}"
+        vacant = " ".join(name(h) for h in self.start.vacancies())
+        kind = (f"one per symmetry class ({self.symmetries} symmetries fix the start"
+                f"{' and finish' if self.finish else ''})" if self.symmetries > 1
+                else "every position (no symmetry used)")
+        with_winning = self.finish is not None
+        headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if with_winning else [])
+        rows = [[str(lv.jumps), str(lv.pegs), num(lv.positions), num(lv.dead_ends), num(lv.sequences)]
+                + ([num(lv.winning)] if with_winning else []) for lv in self.levels]
+        lines = [f"board: {shape.name} ({plural(shape.size, 'hole')}), vacant: {vacant or 'none'}; "
+                 f"positions counted: {kind}",
+                 align_columns(headers, rows, ("right",) * len(headers)),
+                 f"total positions: {self.total:,}"]
+        if self.finish is not None and self.winning is not None:
+            lines.append(f"winning positions (on some solution to {name(self.finish)}): {self.winning:,}")
+        if self.finish is not None and self.solutions is not None:
+            lines.append(f"solutions ending at {name(self.finish)}: {self.solutions:,}")
+        if self.finishes:
+            lines.append("solutions by finish: " + ", ".join(f"{name(h)} {n:,}"
+                                                            for h, n in sorted(self.finishes.items())))
+        elif not self.stopped:
+            lines.append("no one-peg finish")
+        if self.games is not None:
+            lines.append(f"complete games (played until no jump is left): {self.games:,}")
+        lines.append(f"{self.message}; {self.seconds:.2f} s, {self.threads} thread(s), "
+                     f"peak {self.peak_bytes / 2**20:,.0f} MiB")
+        return "\n".join(lines)
+
+
+class SolutionCounts(dict[tuple[Hole, Hole], int]):
+    """The number of solutions of every single-vacancy -> one-peg problem of ``shape``:
+    ``counts[(vacancy, finish)]`` (0: unsolvable), for every pair of holes."""
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def to_json(self, style: str = "algebraic") -> dict[str, Any]:
+        """JSON-ready data: the board, each vacancy's solvable finishes and their counts, the total."""
+        n = self.shape.size
+
+        def name(h: Hole) -> str:
+            return name_of_hole(self.shape, h, style)
+        return {"board": self.shape.name,
+                "solutions": {name(v): {name(f): self[(v, f)] for f in range(n) if self[(v, f)]} for v in range(n)},
+                "total": sum(self.values())}
+
+    def to_text(self, style: str = "algebraic") -> str:
+        """A table: one row per vacancy, one column per finish (blank: no solution), and the totals."""
+        from ..columns import align_columns  # rich: loaded when text is asked for
+
+        n = self.shape.size
+
+        def name(h: Hole) -> str:
+            return name_of_hole(self.shape, h, style)
+        rows = [[name(v), f"{sum(self[(v, f)] for f in range(n)):,}"]
+                + [f"{self[(v, f)]:,}" if self[(v, f)] else "" for f in range(n)] for v in range(n)]
+        return "\n".join([
+            f"board: {self.shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none",
+            align_columns(["vacancy", "all"] + [name(f) for f in range(n)], rows, ("right",) * (n + 2)),
+            f"total: {sum(self.values()):,} solutions; solvable pairs: {sum(1 for c in self.values() if c):,}"])
+

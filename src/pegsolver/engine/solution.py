@@ -10,9 +10,10 @@ from typing import Any
 from ..errors import IllegalJumpError
 from ..model.board import Board
 from ..model.geometry import Jump
-from ..model.goal import Goal
+from ..model.goal import Goal, plural
 from ..model.notation import group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
+from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
 
 
@@ -90,6 +91,52 @@ class Solution:
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
             "stats": asdict(self.stats),
         }
+
+    def to_text(self, style: str = "algebraic", show_boards: bool = False) -> str:
+        """The answer in words, as ``pegsolver solve`` prints it after the problem: the
+        strategy, the moves (and the board after each, with ``show_boards``), the final
+        pegs, why it is not solved when it is not, and the work counters."""
+        st = self.stats
+        shape = self.start.shape
+        lines = [f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
+                 f"symmetries used: {st.symmetries}, direction: {st.direction}"]
+        if st.member:
+            lines.append(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
+        if self.goal.fewest_pegs and self.solved:
+            lines.append(f"fewest pegs: {self.explanation}")
+        if self.solved or self.jumps:
+            lines.append(f"{'solved' if self.solved else 'best found'}: {plural(len(self.jumps), 'jump')} in "
+                         f"{plural(len(self.moves), 'move')}, {plural(self.final.peg_count, 'peg')} left")
+            board = self.start.with_pegs(self.start.pegs_mask)
+            if show_boards:
+                lines.append(board.to_text())
+            for i, (move, text) in enumerate(zip(self.moves, self.move_names(style)), 1):
+                lines.append(f"{i:3d}. {text}")
+                if show_boards:
+                    for j in move:
+                        board.push(j)
+                    lines.append(board.to_text() + "\n")
+            lines.append("final: " + " ".join(name_of_hole(shape, h, style) for h in self.final.pegs()))
+        if not self.solved:
+            lines.append(self.unsolved_text())
+        lines.append(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
+                     f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
+                     f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  "
+                     f"seconds {st.seconds:.6f}")
+        return "\n".join(lines)
+
+    def unsolved_text(self) -> str:
+        """Why the answer is not solved, in one line: the proof, or what stopped the search."""
+        if self.reason.proves_impossible:
+            return f"impossible: {self.explanation}"
+        if self.stats.strategy == "auto" or self.goal.fewest_pegs:  # the explanation says what ran
+            return f"not solved: {self.explanation}"
+        if self.reason is Reason.BEAM:
+            return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
+                    "--beam-width may); nothing proved")
+        why = "Ctrl-C" if self.reason is Reason.INTERRUPTED else f"the {self.reason}"
+        return (f"not solved: stopped by {why} before a solution was found; nothing proved "
+                f"(the default strategy, auto, tries the other strategies too)")
 
 
 def replay(start: Board, jumps: Sequence[Jump]) -> int:
