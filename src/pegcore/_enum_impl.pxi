@@ -12,6 +12,8 @@
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 
+ctypedef uint64_t bits_t
+
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
@@ -111,22 +113,30 @@ cdef extern from "<sys/mman.h>" nogil:
     int MADV_HUGEPAGE, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MREMAP_MAYMOVE
     void* MAP_FAILED
 
-ctypedef uint64_t bits_t
-
-MAX_HOLES = 64
-MAX_BUCKETS = 4096        # partitions x regions a stage takes (BUCKETS)
-BLOCK_BYTES = 4096        # a stage's unit of allocation (8 * BLOCK_WORDS)
-MIN_SLOTS = 1024
-
-
 cdef enum:
-    MAX_PARTS = 64
-    MAX_WORDS = 16        # words of a legal-jump set, one spare
-    BUCKETS = 4096
+    MAX_PARTS = 64          # partitions of a level: the stages one merge reads
+    MAX_WORDS = 16          # words of a legal-jump set, one spare
+    BUCKETS = 4096          # partitions x regions a stage takes
     BLOCK_WORDS = 512
-    BATCH = 64            # children whose slots are fetched together
+    STAGE_MIN_BLOCKS = 64   # blocks a stage has at least
+    BUCKET_MIN_BLOCKS = 4   # and per bucket it takes
+    TABLE_MIN_SLOTS = 1024  # slots a table has at least
+    BATCH = 64              # children whose slots are fetched together
     HUGE_PAGE = 2 << 20
-    MAPPED = 4 << 20      # allocations from this size up are mappings of their own
+    MAPPED = 4 << 20        # allocations from this size up are mappings of their own
+
+# Sizes for Python's memory planning (pegsolver.engine.core.enum_sizes); the byte sizes
+# of the structures are defined further down, next to them.
+MAX_HOLES = 64
+MAX_THREADS = MAX_PARTS
+MAX_BUCKETS = BUCKETS
+BLOCK_BYTES = BLOCK_WORDS * 8       # a stage's unit of allocation
+MIN_STAGE_BYTES = STAGE_MIN_BLOCKS * BLOCK_WORDS * 8
+MIN_BLOCKS_PER_BUCKET = BUCKET_MIN_BLOCKS
+MIN_SLOTS = TABLE_MIN_SLOTS
+KEY_BYTES = sizeof(bits_t)          # a position of an uncounted level, or kept for the caller
+# A table is merged a region at a time: regions of about an L2 cache (1 and 4 MiB: slower).
+REGION_BYTES = 2048 << 10
 
 
 cdef inline size_t mapped_size(size_t nbytes) noexcept nogil:
@@ -350,6 +360,14 @@ cdef struct Slot:
     bits_t key
     uint64_t lo
 
+SLOT_BYTES = sizeof(Slot)                           # a position of a counted level
+WIDE_SLOT_BYTES = sizeof(Slot) + sizeof(uint64_t)   # with its high count word
+# A staged child's words: its key (uncounted levels), and its count's low, then high word.
+KEY_ENTRY_WORDS = 1
+COUNT_ENTRY_WORDS = 2
+WIDE_ENTRY_WORDS = 3
+WIDE_ENTRY_BYTES = WIDE_ENTRY_WORDS * sizeof(uint64_t)
+
 
 cdef inline object as_int(uint64_t lo, uint64_t hi):
     return (int(hi) << 64) | int(lo)
@@ -489,7 +507,7 @@ cdef class Level:
 
         :returns: False when the table would pass its budget or memory is refused.
         """
-        cdef uint64_t size = max(<uint64_t>MIN_SLOTS, 2 * expect)
+        cdef uint64_t size = max(<uint64_t>TABLE_MIN_SLOTS, 2 * expect)
         cdef size_t nbytes = size * self.slot_bytes()
         cdef void* p
         if not 0 <= region_bits or (1 << (self.part_bits + region_bits)) > BUCKETS:
@@ -675,8 +693,8 @@ cdef class Stage:
 
     def __cinit__(self, size_t nbytes):
         self.nblocks = <int32_t>min(nbytes // (BLOCK_WORDS * 8), 0x7FFFFFFF)
-        if self.nblocks < 64:
-            raise ValueError(f"a stage of {nbytes:,} bytes is under 64 blocks of {BLOCK_WORDS * 8} bytes")
+        if self.nblocks < STAGE_MIN_BLOCKS:
+            raise ValueError(f"a stage of {nbytes:,} bytes is under {STAGE_MIN_BLOCKS} blocks of {BLOCK_WORDS * 8} bytes")
         self.mem_bytes = <size_t>self.nblocks * BLOCK_WORDS * 8
         self.arena = <uint64_t*>zeroed(self.mem_bytes)
         self.next_block = <int32_t*>malloc(self.nblocks * sizeof(int32_t))
@@ -729,7 +747,7 @@ cdef class Stage:
     def reset(self, int bucket_bits, int entry_words):
         """Empty the stage, for 2**bucket_bits buckets of entries of ``entry_words`` words."""
         cdef int b
-        if not 0 <= bucket_bits or (1 << bucket_bits) > BUCKETS or (1 << bucket_bits) * 4 > self.nblocks:
+        if not 0 <= bucket_bits or (1 << bucket_bits) > BUCKETS or (1 << bucket_bits) * BUCKET_MIN_BLOCKS > self.nblocks:
             raise ValueError(f"{1 << bucket_bits} buckets for a stage of {self.nblocks} blocks")
         if entry_words not in (1, 2, 3):
             raise ValueError("entries are 1, 2 or 3 words")

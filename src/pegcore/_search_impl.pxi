@@ -2,7 +2,7 @@
 # defines: bits_t, MAX_HOLES, popcount_bits, lowest_hole, hash_bits.
 # Nothing in the hot loop touches a Python object.
 
-from libc.stdint cimport uint64_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, int32_t, int64_t, UINT32_MAX
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -13,14 +13,14 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept
     void clear_error "PyErr_Clear"() noexcept
 
-# Strategy codes (kept in step with pegsolver.compile.STRATEGIES).
+# Strategy codes; Python reads them from STRATEGY_CODES below.
 cdef enum:
     STRATEGY_SEED = 0
     STRATEGY_DFS = 1
     STRATEGY_GUIDED = 2
     STRATEGY_BEAM = 3
 
-# Why a search stopped (kept in step with pegsolver.outcome.CORE_STOPS).
+# Why a search stopped; Python reads them from STOP_CODES below.
 cdef enum:
     STOP_NONE = 0
     STOP_NODES = 1
@@ -28,6 +28,14 @@ cdef enum:
     STOP_INTERRUPT = 3
     STOP_MEMORY = 4      # the beam's levels outgrew the memory budget
     STOP_BEAM = 5        # the beam emptied after a level was cut: no proof
+
+# The codes for Python (pegsolver.engine.core), name -> code in code order, taken from
+# the enums above so that no copy has to be kept in step.
+STOP_CODES = {"none": STOP_NONE, "nodes": STOP_NODES, "seconds": STOP_SECONDS,
+              "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM}
+STRATEGY_CODES = {"seed": STRATEGY_SEED, "dfs": STRATEGY_DFS, "guided": STRATEGY_GUIDED,
+                  "beam": STRATEGY_BEAM}
+MAX_BEAM_WIDTH = UINT32_MAX   # the beam's parent indices are 32-bit
 
 # How often (in nodes, powers of two) the clock and the signals are polled.
 cdef enum:
@@ -430,8 +438,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
     if scored and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
-    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:
-        raise ValueError(f"the beam strategy needs a width from 1 to {0xFFFFFFFF}, not {beam_width}")
+    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= UINT32_MAX:
+        raise ValueError(f"the beam strategy needs a width from 1 to {UINT32_MAX}, not {beam_width}")
     if strategy == STRATEGY_BEAM:
         use_table = False  # the beam merges within a level instead
     if pagodas is not None and (thresholds is None or pagodas.shape[1] != nholes
