@@ -8,11 +8,12 @@
 # partition and by region of the partition's table (the next bits of the hash); then
 # every thread merges its partition's buckets region by region, so the inserts stay
 # in a piece of the table small enough for the cache. A child carries its parent's
-# count, so the merge reads nothing but its bucket and its region.
+# count, so the merge reads nothing but its bucket and its region. The top bits of a
+# position's hash (hash_bits) choose its partition, then its region, then its slot.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-
-ctypedef uint64_t bits_t
+from pegcore._common cimport prefetch, ctz64
+from pegcore._bits64 cimport bits_t, hash_bits
 
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
@@ -89,8 +90,6 @@ cdef extern from *:
     }
     """
     uint64_t mulhi "pegcore_mulhi"(uint64_t a, uint64_t b) nogil
-    void prefetch "__builtin_prefetch"(const void*) nogil
-    int ctz "__builtin_ctzll"(unsigned long long) nogil
     void legal_set "pegcore_legal_set"(uint64_t, int, const uint64_t*, const int*, const int*, uint64_t*) nogil
     void legal_soft "pegcore_legal_soft"(uint64_t, int, const uint64_t*, const int*, const int*, uint64_t*) nogil
     int FAST_JUMPS_C "PEGCORE_FAST_JUMPS"
@@ -190,11 +189,6 @@ cdef void release(void* p, size_t nbytes) noexcept nogil:
         free(p)
     else:
         munmap(p, mapped_size(nbytes))
-
-
-cdef inline uint64_t hash_bits(bits_t b) noexcept nogil:
-    # Fibonacci hashing: the top bits choose the partition, then the region, then the slot
-    return b * <uint64_t>0x9E3779B97F4A7C15ULL
 
 
 cdef class Moves:
@@ -318,7 +312,7 @@ cdef class Moves:
         for w in range(self.nwords):
             m = words[w]
             while m:
-                out.append(self.ord_jump[64 * w + ctz(m)])
+                out.append(self.ord_jump[64 * w + ctz64(m)])
                 m &= m - 1
         return sorted(out)
 
@@ -857,7 +851,7 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
             for w in range(nw):
                 m = words[w]
                 while m:
-                    j = ord_jump[(w << 6) + ctz(m)]
+                    j = ord_jump[(w << 6) + ctz64(m)]
                     m &= m - 1
                     key = smallest_image(pegs ^ m3[j], pimg, &jump_img[j * nsym], nsym)
                     b = <int>mulhi(hash_bits(key), nbuckets)

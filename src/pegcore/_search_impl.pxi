@@ -1,17 +1,13 @@
 # Shared implementation of the search, included by each width module after it
-# defines: bits_t, MAX_HOLES, popcount_bits, lowest_hole, hash_bits.
+# cimports bits_t, popcount_bits, lowest_hole and hash_bits (_bits64.pxd or
+# _bits128.pxd) and sets MAX_HOLES. It includes the beam (_beam_impl.pxi) itself, at
+# its end, after everything the beam uses.
 # Nothing in the hot loop touches a Python object.
 
-from libc.stdint cimport uint64_t, int32_t, int64_t, UINT32_MAX
+from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-
-cdef extern from "Python.h":
-    # Declared without Cython's exception check: the search reads the -1 itself
-    # and turns a pending Ctrl-C into a clean stop.
-    int check_signals "PyErr_CheckSignals"() noexcept
-    void clear_error "PyErr_Clear"() noexcept
+from pegcore._common cimport check_signals, clear_error, now_seconds
 
 # Strategy codes; Python reads them from STRATEGY_CODES below.
 cdef enum:
@@ -35,7 +31,7 @@ STOP_CODES = {"none": STOP_NONE, "nodes": STOP_NODES, "seconds": STOP_SECONDS,
               "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM}
 STRATEGY_CODES = {"seed": STRATEGY_SEED, "dfs": STRATEGY_DFS, "guided": STRATEGY_GUIDED,
                   "beam": STRATEGY_BEAM}
-MAX_BEAM_WIDTH = UINT32_MAX   # the beam's parent indices are 32-bit
+MAX_BEAM_WIDTH = 0xFFFFFFFF   # the beam's parent indices are 32-bit
 
 # How often (in nodes, powers of two) the clock and the signals are polled.
 cdef enum:
@@ -95,12 +91,6 @@ cdef struct Ctx:
     int64_t* pag_lut     # npag x nbytes x 256: each pagoda's sum over the pegs of a byte
     int64_t* pag_thr     # per pagoda: its value on the goal
     uint64_t pagoda_prunes
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int poll_limits(Ctx* c) noexcept nogil:
@@ -395,6 +385,8 @@ cdef inline bits_t hole_bit(int h) noexcept nogil:
     return (<bits_t>1) << h
 
 
+# ---- the entry point --------------------------------------------------------
+
 def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            const int32_t[:, ::1] perms, const int32_t[::1] start,
            const int32_t[::1] goal_holes, int goal_count, int nholes,
@@ -438,8 +430,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
     if scored and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
-    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= UINT32_MAX:
-        raise ValueError(f"the beam strategy needs a width from 1 to {UINT32_MAX}, not {beam_width}")
+    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:  # MAX_BEAM_WIDTH
+        raise ValueError(f"the beam strategy needs a width from 1 to {0xFFFFFFFF}, not {beam_width}")
     if strategy == STRATEGY_BEAM:
         use_table = False  # the beam merges within a level instead
     if pagodas is not None and (thresholds is None or pagodas.shape[1] != nholes
@@ -575,3 +567,9 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.pag_lut)
         free(c.pag_thr)
         beam_free(&bm)
+
+
+# ---- the beam: uses Ctx and the helpers above; search() runs it ------------
+# (Cython takes search()'s use of Beam and beam() before their definitions here.)
+
+include "_beam_impl.pxi"
