@@ -1,7 +1,10 @@
 """The core is the one source of its codes and sizes: what engine.core reads from the
-builds agrees with what the Python layer assumes, and every build declares the same."""
+builds agrees with what the Python layer assumes, and every build declares the same.
+Off Linux the build refuses and a missing core says why."""
 import importlib
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +119,20 @@ def test_a_missing_enumeration_says_how_to_build_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pegcore._enum64", None)
     with pytest.raises(CoreMissingError, match="pip install"):
         enum_core()
+
+
+def test_a_missing_core_off_linux_names_the_platform(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pegcore._search64", None)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.raises(CoreMissingError, match=r"only on Linux.*'darwin'"):
+        core64()
+
+
+def test_setup_refuses_to_build_off_linux():
+    setup_py = Path(__file__).resolve().parents[1] / "setup.py"
+    if not setup_py.exists():
+        pytest.skip("not run from the source tree")
+    code = ("import sys; sys.platform = 'darwin'; sys.argv = ['setup.py', '--version']; "
+            f"exec(open({str(setup_py)!r}).read())")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=setup_py.parent)
+    assert run.returncode != 0 and "builds only on Linux" in run.stderr and "'darwin'" in run.stderr

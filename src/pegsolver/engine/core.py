@@ -2,12 +2,14 @@
 and sizes the Python layer needs are read from the builds themselves, never copied.
 
 Each loader raises :class:`~pegsolver.errors.CoreMissingError` with a build hint when
-its module is not built.
+its module is not built, or says that the core builds only on Linux when run elsewhere.
 """
 from __future__ import annotations
 
 import importlib
 import os
+import platform
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
@@ -26,6 +28,12 @@ def _load(name: str, what: str, hint: str = "") -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as e:
+        if not sys.platform.startswith("linux"):
+            raise CoreMissingError(
+                f"pegsolver's {what} ({name}) is not built: the compiled core builds only on Linux (its "
+                f"enumeration grows its tables with mremap, a Linux call), and this is "
+                f"{platform.system() or sys.platform} (sys.platform {sys.platform!r}).{' ' + hint if hint else ''} "
+                f"({e})") from e
         raise CoreMissingError(f"pegsolver's {what} ({name}) is not built or not importable. "
                                f"{BUILD_HINT}{' ' + hint if hint else ''} ({e})") from e
 
