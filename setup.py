@@ -1,9 +1,15 @@
 """Build the compiled core; everything else about the package lives in pyproject.toml."""
 import os
 import platform
+import sys
 
-from Cython.Build import cythonize
-from setuptools import Extension, setup
+# Checked before anything else, so that the refusal is the one message a user sees.
+if not sys.platform.startswith("linux"):
+    sys.exit(f"pegsolver builds only on Linux: its enumeration core grows its tables with mremap, "
+             f"a Linux call. This is {platform.system() or sys.platform} (sys.platform {sys.platform!r}).")
+
+from Cython.Build import cythonize  # noqa: E402
+from setuptools import Extension, setup  # noqa: E402
 
 DEBUG = os.environ.get("PEGCORE_DEBUG") == "1"
 

@@ -23,7 +23,8 @@ from pegsolver.apps.bench import (
 from pegsolver.apps.bench_report import best_run, speedup, tables
 from pegsolver.apps.bench_strategies import _strategy_table
 from pegsolver.apps.cli import main
-from pegsolver.engine.compile import ORDERS, STRATEGIES
+from pegsolver.engine.compile import ORDERS
+from pegsolver.engine.compile import STRATEGY_SPECS as STRATEGIES
 from pegsolver.errors import BenchError, PegsolverError
 from replay import assert_solves
 

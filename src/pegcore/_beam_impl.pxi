@@ -1,12 +1,11 @@
-# Beam search, included after _search_impl.pxi (it uses Ctx, the guided score,
-# canonical keys, pagodas and the limits from there).
+# Beam search, included by _search_impl.pxi after the Ctx, the guided score, canonical
+# keys, pagodas and the limits it uses.
 # Level k holds positions after k jumps. Children are merged up to the allowed
 # symmetries, and when a level has more than `width` positions only the `width`
 # lowest-scoring ones are kept (ties: first generated). A level that was never cut
 # is complete, so a search that never cuts and finds nothing is a proof.
 
 from libc.stdlib cimport realloc
-from libc.string cimport memcpy
 from libc.stdint cimport uint32_t
 
 

@@ -1,26 +1,22 @@
 # Shared implementation of the search, included by each width module after it
-# defines: bits_t, MAX_HOLES, popcount_bits, lowest_hole, hash_bits.
+# cimports bits_t, popcount_bits, lowest_hole and hash_bits (_bits64.pxd or
+# _bits128.pxd) and sets MAX_HOLES. It includes the beam (_beam_impl.pxi) itself, at
+# its end, after everything the beam uses.
 # Nothing in the hot loop touches a Python object.
 
 from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from pegcore._common cimport check_signals, clear_error, now_seconds
 
-cdef extern from "Python.h":
-    # Declared without Cython's exception check: the search reads the -1 itself
-    # and turns a pending Ctrl-C into a clean stop.
-    int check_signals "PyErr_CheckSignals"() noexcept
-    void clear_error "PyErr_Clear"() noexcept
-
-# Strategy codes (kept in step with pegsolver.compile.STRATEGIES).
+# Strategy codes; Python reads them from STRATEGY_CODES below.
 cdef enum:
     STRATEGY_SEED = 0
     STRATEGY_DFS = 1
     STRATEGY_GUIDED = 2
     STRATEGY_BEAM = 3
 
-# Why a search stopped (kept in step with pegsolver.outcome.CORE_STOPS).
+# Why a search stopped; Python reads them from STOP_CODES below.
 cdef enum:
     STOP_NONE = 0
     STOP_NODES = 1
@@ -28,6 +24,14 @@ cdef enum:
     STOP_INTERRUPT = 3
     STOP_MEMORY = 4      # the beam's levels outgrew the memory budget
     STOP_BEAM = 5        # the beam emptied after a level was cut: no proof
+
+# The codes for Python (pegsolver.engine.core), name -> code in code order, taken from
+# the enums above so that no copy has to be kept in step.
+STOP_CODES = {"none": STOP_NONE, "nodes": STOP_NODES, "seconds": STOP_SECONDS,
+              "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM}
+STRATEGY_CODES = {"seed": STRATEGY_SEED, "dfs": STRATEGY_DFS, "guided": STRATEGY_GUIDED,
+                  "beam": STRATEGY_BEAM}
+MAX_BEAM_WIDTH = 0xFFFFFFFF   # the beam's parent indices are 32-bit
 
 # How often (in nodes, powers of two) the clock and the signals are polled.
 cdef enum:
@@ -87,12 +91,6 @@ cdef struct Ctx:
     int64_t* pag_lut     # npag x nbytes x 256: each pagoda's sum over the pegs of a byte
     int64_t* pag_thr     # per pagoda: its value on the goal
     uint64_t pagoda_prunes
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int poll_limits(Ctx* c) noexcept nogil:
@@ -387,6 +385,8 @@ cdef inline bits_t hole_bit(int h) noexcept nogil:
     return (<bits_t>1) << h
 
 
+# ---- the entry point --------------------------------------------------------
+
 def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            const int32_t[:, ::1] perms, const int32_t[::1] start,
            const int32_t[::1] goal_holes, int goal_count, int nholes,
@@ -430,7 +430,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
     if scored and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
-    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:
+    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:  # MAX_BEAM_WIDTH
         raise ValueError(f"the beam strategy needs a width from 1 to {0xFFFFFFFF}, not {beam_width}")
     if strategy == STRATEGY_BEAM:
         use_table = False  # the beam merges within a level instead
@@ -567,3 +567,9 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.pag_lut)
         free(c.pag_thr)
         beam_free(&bm)
+
+
+# ---- the beam: uses Ctx and the helpers above; search() runs it ------------
+# (Cython takes search()'s use of Beam and beam() before their definitions here.)
+
+include "_beam_impl.pxi"

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 
 from .engine import level_memory as memory
+from .engine.core import enum_sizes
 from .engine.enumeration import Analysis, Level, SolutionCounts
 from .engine.level_memory import (
-    MAX_ENUM_HOLES,
     STAGE_CAP,
     default_threads,
     estimate_bytes,
@@ -97,9 +97,10 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         finish = parse_hole(shape, finish)
     elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):
         finish = operator.index(finish)  # numpy integers too
-    if shape.size > MAX_ENUM_HOLES:
+    most = enum_sizes().max_holes
+    if shape.size > most:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
-                                 f"{MAX_ENUM_HOLES}")
+                                 f"{most}")
     start = board.pegs_mask
     if start == 0:
         raise GoalError("the start has no pegs")

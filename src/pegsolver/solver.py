@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .engine.compile import AUTO, DEFAULT_STRATEGY, MAX_BEAM_WIDTH, ORDERS, SOLVE_STRATEGIES
+from .engine.compile import AUTO, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
+from .engine.core import search_codes
 from .engine.limits import DEFAULT_SEARCH_BYTES, MAX_SEARCH_BYTES, Limit, as_whole, check_memory
 from .engine.outcome import Reason, Stats
 from .engine.search import Run
@@ -82,8 +83,10 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     """
     board = resolve_board(board)
     width = None if beam_width is None else as_whole(beam_width)
-    if beam_width is not None and (width is None or not 1 <= width <= MAX_BEAM_WIDTH):
-        raise PegsolverError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, not {beam_width!r}")
+    if beam_width is not None:
+        most = search_codes().max_beam_width
+        if width is None or not 1 <= width <= most:
+            raise PegsolverError(f"beam width must be a whole number from 1 to {most}, not {beam_width!r}")
     if strategy not in SOLVE_STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
     if order is not None and order not in ORDERS:

@@ -4,7 +4,7 @@ without an edit here.
 """
 from __future__ import annotations
 
-from ..engine.compile import AUTO, ORDERS, STRATEGIES
+from ..engine.compile import AUTO, ORDERS, STRATEGY_SPECS
 
 BASELINE = "seed"        # every speed ratio is taken against this variant
 BASE = "symmetry"        # the single search whose variants (orders, backward, ...) are measured
@@ -12,12 +12,12 @@ REFERENCE = "reference"  # the pure-Python backend, run on small problems only
 
 
 def _strategy_table() -> dict[str, dict]:
-    # Built from compile.STRATEGIES and ORDERS so that a new strategy or jump order
+    # Built from compile.STRATEGY_SPECS and ORDERS so that a new strategy or jump order
     # shows up in the benchmark without an edit here.
-    table: dict[str, dict] = {name: {"strategy": name} for name in (AUTO, *STRATEGIES)}
+    table: dict[str, dict] = {name: {"strategy": name} for name in (AUTO, *STRATEGY_SPECS)}
     base = BASE
     table[f"{base}-no-proofs"] = {"strategy": base, "proofs": False}
-    own_orders = {spec[3] for spec in STRATEGIES.values()}  # already measured by a strategy
+    own_orders = {spec.order for spec in STRATEGY_SPECS.values()}  # already measured by a strategy
     for order in ORDERS:
         if order not in own_orders:
             table[f"{base}-{order}"] = {"strategy": base, "order": order}

@@ -5,7 +5,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -19,16 +19,28 @@ if TYPE_CHECKING:
 Pagoda = tuple[int, ...]  # a pagoda function: one integer weight per hole
 Order = str | tuple[int, ...]  # a name of ORDERS, or a permutation of the board's jump indices
 
-# name -> (core strategy code, use the table, use symmetry, jump order, hole weights);
-# codes match pegcore's STRATEGY_* (0 seed scan, 1 dfs, 2 guided dfs, 3 beam).
-STRATEGIES: dict[str, tuple[int, bool, bool, str, str]] = {
-    "seed": (0, False, False, "table", "none"),
-    "dfs": (1, False, False, "table", "none"),
-    "table": (1, True, False, "table", "none"),
-    "symmetry": (1, True, True, "table", "none"),
-    "ordered": (1, True, True, "outside-in", "none"),
-    "guided": (2, True, True, "table", "centre"),
-    "beam": (3, False, True, "table", "centre"),
+
+
+class StrategySpec(NamedTuple):
+    """What a strategy runs: the core's search (its own name for a strategy code, see
+    core.search_codes()), whether it keeps the table of dead positions and keys positions
+    up to symmetry, its static jump order and its hole weights."""
+
+    search: str
+    use_table: bool
+    use_symmetry: bool
+    order: str
+    weights: str
+
+
+STRATEGY_SPECS: dict[str, StrategySpec] = {
+    "seed": StrategySpec("seed", False, False, "table", "none"),
+    "dfs": StrategySpec("dfs", False, False, "table", "none"),
+    "table": StrategySpec("dfs", True, False, "table", "none"),
+    "symmetry": StrategySpec("dfs", True, True, "table", "none"),
+    "ordered": StrategySpec("dfs", True, True, "outside-in", "none"),
+    "guided": StrategySpec("guided", True, True, "table", "centre"),
+    "beam": StrategySpec("beam", False, True, "table", "centre"),
 }
 STRATEGY_HELP = {
     "auto": ("proofs, then a portfolio of the other strategies (guided, beam, static and random orders, "
@@ -46,12 +58,11 @@ STRATEGY_HELP = {
 # "auto" is no search of its own: the proofs, then a portfolio of the strategies above
 # with growing budgets (pegsolver.portfolio).
 AUTO = "auto"
-SOLVE_STRATEGIES = (AUTO, *STRATEGIES)
+SOLVE_STRATEGIES = (AUTO, *STRATEGY_SPECS)
 DEFAULT_STRATEGY = AUTO
 # Positions the beam keeps per level unless told otherwise: wide enough for diamond
 # 41 d2 -> f2 (found with 20,000), small enough to take well under a second.
 DEFAULT_BEAM_WIDTH = 20_000
-MAX_BEAM_WIDTH = 0xFFFFFFFF  # the core's parent indices are 32-bit
 
 # The guided strategy's score of a position: ISOLATED_WEIGHT per isolated peg (a peg with
 # no peg beside it along a line it could jump on) plus, per peg, its distance from the
@@ -75,13 +86,20 @@ class Problem:
     goal_holes: npt.NDArray[np.int32]  # (k,), empty for "goal_count pegs anywhere"
     goal_count: int
     nholes: int
-    strategy_code: int
+    search: str                        # the core's search: seed, dfs, guided or beam
     use_table: bool
     weights: npt.NDArray[np.int64]     # (n_holes,): the guided score's weight of a peg on each hole
     iso_weight: int                    # the guided score's weight of an isolated peg (0 unless guided)
     pagodas: npt.NDArray[np.int64]     # (n_pag, n_holes): pagoda functions to prune with
     thresholds: npt.NDArray[np.int64]  # (n_pag,): their values on the goal
     beam_width: int = 0                # positions kept per level (beam strategy only)
+
+    @property
+    def strategy_code(self) -> int:
+        """The core's code for :attr:`search` (read from the core: it must be built)."""
+        from .core import search_codes
+        code: int = getattr(search_codes(), f"strategy_{self.search}")
+        return code
 
 
 @lru_cache(maxsize=512)
@@ -166,7 +184,7 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pa
 @lru_cache(maxsize=512)
 def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple[Pagoda, ...], order: Order | None,
                   beam_width: int) -> Problem:
-    code, use_table, use_sym, order_name, weights_kind = STRATEGIES[strategy]
+    search, use_table, use_sym, order_name, weights_kind = STRATEGY_SPECS[strategy]
     perms = goal_symmetries(shape, goal)[1:] if use_sym else ()
     n = shape.size
     tried = jump_order(shape, order or order_name)
@@ -181,15 +199,28 @@ def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple[Pagoda
         goal_holes=np.array(goal.finish_holes(), dtype=np.int32),
         goal_count=goal.pegs,
         nholes=n,
-        strategy_code=code,
+        search=search,
         use_table=use_table,
         weights=np.array(hole_weights(shape, weights_kind), dtype=np.int64),
         iso_weight=ISOLATED_WEIGHT if weights_kind != "none" else 0,
         pagodas=np.array(pagodas, dtype=np.int64).reshape(-1, n),
         thresholds=np.array([sum(w[h] for h in goal.finish_holes()) for w in pagodas], dtype=np.int64),
-        beam_width=beam_width if code == 3 else 0,
+        beam_width=beam_width if search == "beam" else 0,
     )
     for value in vars(problem).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False  # shared by every call with the same key
     return problem
+
+
+def __getattr__(name: str) -> object:
+    # Names whose values are the core's, read from it when first asked for (importing this
+    # module does not load the core).
+    from .core import search_codes
+    if name == "MAX_BEAM_WIDTH":  # the widest beam the core takes
+        return search_codes().max_beam_width
+    if name == "STRATEGIES":  # name -> (the core's strategy code, use table, use symmetry, order, weights)
+        value = {name: (getattr(search_codes(), f"strategy_{s.search}"), *s[1:]) for name, s in STRATEGY_SPECS.items()}
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,17 +7,13 @@ import os
 
 from ..model.geometry import Shape
 from ..proofs.classes import has_classes, hole_class, position_class
+from .core import enum_sizes
 
-MAX_ENUM_HOLES = 64
-MAX_THREADS = 64                 # partitions of a level (the core's limit)
+# The sizes of the core's tables and stages are the core's own (core.enum_sizes()); these
+# are the Python side's choices.
 MAX_MEMORY_BYTES = 1 << 50       # 1 PiB: past any machine here
-SLOT_BYTES = 16          # a counted position in a level's table: key + low count word
-WIDE_SLOT_BYTES = 24     # with its high count word (counts past 2**64)
-KEY_BYTES = 8            # a position kept for the caller or for the winning positions
-WIDE_ENTRY_BYTES = 24    # a staged child: key and count (16 bytes while counts fit 64 bits)
 STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
-MIN_STAGE = 1 << 20      # a thread's stage at least
-REGION_BYTES = 2048 << 10  # a table is merged a region at a time: about an L2 cache (1 and 4 MiB: slower)
+MIN_STAGE = 1 << 20      # a thread's stage at least (the core's smallest is below it)
 CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
 
 
@@ -72,7 +68,7 @@ def level_bounds(shape: Shape, start: int, symmetries: int) -> list[int]:
 
 def stage_bytes(shape: Shape, bounds: list[int], stage_cap: int) -> int:
     # all the children a level can have (one per jump of each position), up to stage_cap
-    return min(stage_cap, WIDE_ENTRY_BYTES * len(shape.jumps) * max(bounds))
+    return min(stage_cap, enum_sizes().wide_entry_bytes * len(shape.jumps) * max(bounds))
 
 
 def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bool,
@@ -85,5 +81,6 @@ def estimate_bytes(shape: Shape, start: int, symmetries: int, keep_positions: bo
     level can have, at most ``stage_cap``, shared by the threads), and every level's
     positions when kept."""
     bounds = level_bounds(shape, start, symmetries)
-    tables = 2 * 6 * WIDE_SLOT_BYTES * max(bounds)
-    return tables + stage_bytes(shape, bounds, stage_cap) + (KEY_BYTES * sum(bounds) if keep_positions else 0)
+    sizes = enum_sizes()
+    tables = 2 * 6 * sizes.wide_slot_bytes * max(bounds)
+    return tables + stage_bytes(shape, bounds, stage_cap) + (sizes.key_bytes * sum(bounds) if keep_positions else 0)

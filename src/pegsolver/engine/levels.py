@@ -15,9 +15,9 @@ import numpy as np
 from ..errors import PegsolverError
 from ..model.geometry import Hole, Shape
 from ..proofs.classes import has_classes, position_class
-from .core import enum_core
+from .core import enum_core, enum_sizes
 from .enumeration import Analysis, Level
-from .level_memory import CHUNK_SLOTS, KEY_BYTES, MIN_STAGE, REGION_BYTES, SLOT_BYTES
+from .level_memory import CHUNK_SLOTS, MIN_STAGE
 from .outcome import Reason
 
 if TYPE_CHECKING:
@@ -122,14 +122,17 @@ class LevelRun:
         return True
 
     def region_bits(self, expect: int, counted: bool) -> int:
-        # regions of about REGION_BYTES, as many as the stages' buckets allow
-        table = 2 * expect * (SLOT_BYTES if counted else KEY_BYTES)
-        most: int = min(self.E.MAX_BUCKETS, min(st.blocks for st in self.stages) // 4).bit_length() - 1 - self.part_bits
-        return max(0, min(most, (max(table // REGION_BYTES, 1) - 1).bit_length()))
+        # regions of about the core's region size, as many as the stages' buckets allow
+        sizes = enum_sizes()
+        table = 2 * expect * (sizes.slot_bytes if counted else sizes.key_bytes)
+        buckets = min(st.blocks for st in self.stages) // sizes.min_blocks_per_bucket
+        most: int = min(sizes.max_buckets, buckets).bit_length() - 1 - self.part_bits
+        return max(0, min(most, (max(table // sizes.region_bytes, 1) - 1).bit_length()))
 
     def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
         """Yield (k, level, work of level k-1's expansion) for k = 0..depth."""
         E, P = self.E, self.threads
+        sizes = enum_sizes()
         try:
             try:
                 cur = E.from_keys(np.array([self.canonical(start)], dtype=np.uint64), counted,
@@ -147,7 +150,8 @@ class LevelRun:
                     works = [E.Work() for _ in range(P)]
                     # the next level is about as large as this one times the last growth
                     expect = int(sum(t.n for t in cur) * max(1.0, growth)) // P
-                    words = 1 if not counted else 3 if any(t.wide for t in cur) else 2
+                    words = (sizes.key_entry_words if not counted else sizes.wide_entry_words
+                             if any(t.wide for t in cur) else sizes.count_entry_words)
                     children = sum(t.n for t in cur) * self.per_parent
                     for st in self.stages:  # room for the level's children, if the cap allows
                         self.grow_stage(st, int(8 * words * children * 1.2) // P)

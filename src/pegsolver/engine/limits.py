@@ -12,7 +12,6 @@ from ..errors import PegsolverError
 
 MAX_COUNT = 1 << 63              # the core counts nodes in 64-bit words
 KIB, MIB, GIB, TIB, PIB = (1 << 10), (1 << 20), (1 << 30), (1 << 40), (1 << 50)
-MAX_THREADS = 64                 # the enumeration's partitions of a level
 DEFAULT_SEARCH_BYTES = 256 << 20  # a search's table of dead positions, when no budget is given
 MAX_SEARCH_BYTES = 1 << 40        # 1 TiB: more than any machine here; the kernel would refuse sooner
 UNITS = ((PIB, "PiB"), (TIB, "TiB"), (GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB"))
@@ -107,9 +106,12 @@ def check_threads(x: object, name: str = "threads") -> int:
 
     :raises PegsolverError: anything else.
     """
+    from .core import enum_sizes  # the core's partitions of a level bound the threads
+
+    most = enum_sizes().max_threads
     n = as_whole(x)
-    if n is None or not 1 <= n <= MAX_THREADS or n & (n - 1):
-        raise PegsolverError(f"{name} must be a power of two from 1 to {MAX_THREADS}, not {x!r}")
+    if n is None or not 1 <= n <= most or n & (n - 1):
+        raise PegsolverError(f"{name} must be a power of two from 1 to {most}, not {x!r}")
     return n
 
 

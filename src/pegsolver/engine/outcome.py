@@ -54,9 +54,11 @@ _EXPLANATIONS = {
     Reason.EXHAUSTED: "every position reachable from the start was searched: no solution",
 }
 
-# Index = the search core's stop code (pegcore's STOP_* in _search_impl.pxi).
-CORE_STOPS = (Reason.EXHAUSTED, Reason.NODE_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED,
-              Reason.MEMORY_LIMIT, Reason.BEAM)
+# What each of the search core's stops means, by the names the core gives its stop codes
+# (core.search_codes().stops); "none" is a search that ended by itself without a solution.
+STOP_MEANINGS = {"none": Reason.EXHAUSTED, "nodes": Reason.NODE_LIMIT, "seconds": Reason.TIME_LIMIT,
+                 "interrupt": Reason.INTERRUPTED, "memory": Reason.MEMORY_LIMIT, "beam": Reason.BEAM}
+CORE_STOPS = tuple(STOP_MEANINGS.values())  # every reason a search run can end with, unsolved
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from typing import TypedDict
 
 from .compile import Problem
 
-STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT, STOP_BEAM = 0, 1, 2, 3, 5
-STRATEGY_SEED, STRATEGY_GUIDED, STRATEGY_BEAM = 0, 2, 3  # as in pegcore; everything else is the dfs
+# The stops by the names the core gives its stop codes (core.search_codes().stops).
+STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT, STOP_BEAM = "none", "nodes", "seconds", "interrupt", "beam"
 
 
 class SearchResult(TypedDict):
@@ -22,7 +22,7 @@ class SearchResult(TypedDict):
     from this reference alike. Jumps are rows of :attr:`Problem.jumps`."""
 
     solved: bool
-    stop: int                # the stop code (outcome.CORE_STOPS); STOP_NONE when solved or exhausted
+    stop: str                # the stop's name (outcome.STOP_MEANINGS); "none" when solved or exhausted
     path: list[int]          # the solution's jumps ([] unless solved)
     tests: int
     nodes: int
@@ -53,13 +53,13 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> Searc
     start = sum(1 << int(h) for h in problem.start)
     solved = False
     try:
-        run = {STRATEGY_SEED: s.seed, STRATEGY_BEAM: s.beam}.get(problem.strategy_code, s.dfs)
+        run = {"seed": s.seed, "beam": s.beam}.get(problem.search, s.dfs)
         solved = run(start)
     except _Stop as e:
         s.stop = e.args[0]
     except KeyboardInterrupt:
         s.stop = STOP_INTERRUPT
-    beam = problem.strategy_code == STRATEGY_BEAM
+    beam = problem.search == "beam"
     return {
         "solved": solved,
         "stop": s.stop,
@@ -98,7 +98,7 @@ class _Search:
         self.use_table = problem.use_table
         self.beam_width = problem.beam_width
         self.children: Callable[[int], Iterator[int]] = (
-            self.by_score if problem.strategy_code == STRATEGY_GUIDED else self.in_table_order)
+            self.by_score if problem.search == "guided" else self.in_table_order)
         self.node_limit = node_limit
         self.t0 = time.monotonic()
         self.deadline = self.t0 + seconds if seconds > 0 else None

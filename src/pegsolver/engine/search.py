@@ -12,10 +12,10 @@ from ..model.goal import Goal
 from ..proofs import pagoda
 from ..proofs.obstacles import class_obstacle, pagoda_obstacle
 from . import reference
-from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGIES, Order, compile_problem, goal_symmetries
-from .core import core_for
+from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGY_SPECS, Order, compile_problem, goal_symmetries
+from .core import core_for, search_codes
 from .limits import DEFAULT_SEARCH_BYTES, Limit
-from .outcome import CORE_STOPS, Reason, Stats
+from .outcome import STOP_MEANINGS, Reason, Stats
 from .reference import SearchResult
 from .solution import Solution, empty_stats, unsolved
 
@@ -71,21 +71,21 @@ class Run:
 
     def symmetries(self, board: Board, goal: Goal) -> int:
         """Size of the symmetry group the strategy keys positions by (1: none)."""
-        uses = self.strategy == AUTO or STRATEGIES[self.strategy][2]
+        uses = self.strategy == AUTO or STRATEGY_SPECS[self.strategy].use_symmetry
         return len(goal_symmetries(board.shape, goal)) if uses else 1
 
     def search(self, board: Board, goal: Goal) -> Solution:
         """One search of the strategy, forward, without the up-front proofs (pagoda
         pruning still follows ``proofs``)."""
         shape = board.shape
-        prune = self.proofs and goal.finish is not None and STRATEGIES[self.strategy][0] != 0  # not the seed's
+        prune = self.proofs and goal.finish is not None and STRATEGY_SPECS[self.strategy].search != "seed"
         problem = compile_problem(shape, board.pegs_mask, goal, self.strategy,
                                   pagoda.pruning_set(shape, goal.finish_mask()) if prune else (), self.order,
                                   self.beam_width or DEFAULT_BEAM_WIDTH)
         limit = self.limit
         out: SearchResult
         if self.backend == "core":
-            core = core_for(shape.size, shape.name)
+            core, codes = core_for(shape.size, shape.name), search_codes()
             out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
                               problem.goal_holes, problem.goal_count, problem.nholes,
                               problem.strategy_code, problem.use_table, limit.nodes or 0,
@@ -93,6 +93,7 @@ class Run:
                               weights=problem.weights, iso_weight=problem.iso_weight,
                               pagodas=problem.pagodas, thresholds=problem.thresholds,
                               beam_width=problem.beam_width)
+            out["stop"] = codes.stops[out["stop"]]  # the core's code, by its name
         else:
             out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
         stats = Stats(
@@ -102,7 +103,7 @@ class Run:
             table_bytes=out["table_bytes"], seconds=out["seconds"], pagoda_prunes=out["pagoda_prunes"])
         jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
         closest = [shape.jumps[problem.order[j]] for j in out["best_path"]]
-        reason = Reason.SOLVED if out["solved"] else CORE_STOPS[out["stop"]]
+        reason = Reason.SOLVED if out["solved"] else STOP_MEANINGS[out["stop"]]
         return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
                         reason.explanation, closest)
 

@@ -1,0 +1,136 @@
+# Merging: each partition's staged children into its table of the next level.
+
+cdef struct StageView:
+    # What the merge reads of a Stage, reachable without the GIL.
+    uint64_t* arena
+    int32_t* next_block
+    int32_t* head
+    int32_t* tail
+    uint64_t** wpos
+    int per_block
+    int entry_words
+
+
+def insert(Level out, stages, int part):
+    """Merge into ``out`` (partition ``part`` of the level being built) the children that
+    ``stages`` hold for it, region by region. The stages are left as they are (reset
+    them once every partition is merged).
+
+    :returns: False when ``out`` cannot grow within its budget.
+    """
+    cdef int nst = len(stages), si, r, ew, c, k, nin, b
+    cdef int rb = out.region_bits, pb = out.part_bits
+    cdef Stage st
+    cdef StageView sts[MAX_PARTS]
+    cdef StageView* v
+    if nst > MAX_PARTS:
+        raise ValueError(f"at most {MAX_PARTS} stages")
+    for si in range(nst):
+        st = stages[si]
+        if st.bucket_bits != pb + rb:
+            raise ValueError("stage buckets do not match the table's partition and regions")
+        if (st.entry_words == 1) == out.counted:
+            raise ValueError("the stage's entries do not match the level")
+        sts[si].arena = st.arena
+        sts[si].next_block = st.next_block
+        sts[si].head = st.head
+        sts[si].tail = st.tail
+        sts[si].wpos = st.wpos
+        sts[si].per_block = st.per_block
+        sts[si].entry_words = st.entry_words
+    cdef int ok = 1
+    cdef bint counted = out.counted, over = out.overflow
+    cdef int32_t x
+    cdef uint64_t lo = 1, hi = 0, rn, size, i, added = 0, sum_
+    cdef uint64_t home_[BATCH]
+    cdef uint64_t* e
+    cdef uint64_t* batch
+    cdef bits_t key
+    cdef Slot* slots
+    cdef bits_t* keys
+    cdef Slot* sl
+    cdef int start, nb
+    with nogil:
+        for r in range(1 << rb):
+            b = (part << rb) | r
+            rn = out.region_n[r]
+            slots = out.slots
+            keys = out.keys
+            size = out.size
+            for si in range(nst):
+                v = &sts[si]
+                ew = v.entry_words
+                x = v.head[b]
+                while x >= 0 and ok:
+                    e = v.arena + <size_t>x * BLOCK_WORDS
+                    if v.next_block[x] >= 0:  # blocks are scattered: start fetching the next one
+                        for c in range(0, 8 * 8, 8):
+                            prefetch(v.arena + <size_t>v.next_block[x] * BLOCK_WORDS + c)
+                    # children in the block: full, unless it is the bucket's last
+                    nin = v.per_block if x != v.tail[b] else <int>(v.wpos[b] - e) // ew
+                    start = 0
+                    while start < nin and ok:
+                        # find and fetch a batch's home slots, then merge the batch
+                        batch = e + start * ew
+                        nb = min(BATCH, nin - start)
+                        start += nb
+                        for c in range(nb):
+                            home_[c] = mulhi(hash_bits(batch[c * ew]) << pb, size)
+                            if counted:
+                                prefetch(&slots[home_[c]])
+                            else:
+                                prefetch(&keys[home_[c]])
+                        for c in range(nb):
+                            key = batch[c * ew]
+                            i = home_[c]
+                            if not counted:
+                                while keys[i] != key:
+                                    if keys[i] == 0:
+                                        keys[i] = key
+                                        rn += 1
+                                        break
+                                    i += 1
+                                    if i == size:
+                                        i = 0
+                            else:
+                                while slots[i].key != key:
+                                    if slots[i].key == 0:
+                                        slots[i].key = key
+                                        rn += 1
+                                        break
+                                    i += 1
+                                    if i == size:
+                                        i = 0
+                                sl = &slots[i]
+                                lo = batch[c * ew + 1]
+                                hi = batch[c * ew + 2] if ew == 3 else 0
+                                sum_ = sl.lo + lo
+                                sl.lo = sum_
+                                hi += sum_ < lo     # carry
+                                if hi:              # rare: a count past 2**64
+                                    if out.his == NULL and make_wide(out) != 0:
+                                        ok = 0
+                                        break
+                                    if out.his[i] + hi < hi:
+                                        over = True
+                                    out.his[i] += hi
+                            # keep this region at most half full (its share of the slots)
+                            if (2 * rn) << rb > size:
+                                added += rn - out.region_n[r]
+                                out.region_n[r] = rn
+                                if level_grow(out) != 0:
+                                    ok = 0
+                                    break
+                                slots = out.slots
+                                keys = out.keys
+                                size = out.size
+                                for k in range(c + 1, nb):
+                                    home_[k] = mulhi(hash_bits(batch[k * ew]) << pb, size)
+                    x = v.next_block[x]
+            added += rn - out.region_n[r]
+            out.region_n[r] = rn
+            if not ok:
+                break
+    out.n += added
+    out.overflow = over
+    return bool(ok)
