@@ -10,6 +10,7 @@ from .. import analysis
 from ..engine import limits
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
+from ..model.geometry import Hole
 from ..model.notation import hole_name, parse_hole
 from ..solver import Limit
 from ..survey import survey_vacancies
@@ -77,7 +78,9 @@ def add_count_parser(sub: Subparsers) -> None:
 def cmd_count(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     shape = board.shape
-    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+
+    def name(h: Hole) -> str:
+        return hole_name(shape, h, args.notation)
     memory = None if args.memory_gb is None else \
         limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
