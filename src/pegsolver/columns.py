@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from rich import box
 from rich.console import Console
@@ -18,6 +19,8 @@ from rich.text import Text
 # Only a rule under the header, as tabulate's "simple" format had: no frame, no column lines.
 _HEADER_RULE = box.Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
 _WIDE = 1 << 16  # characters: a console this wide never wraps a row
+# The column alignments offered, as rich names them.
+_JUSTIFY: dict[str, Literal["left", "right"]] = {"left": "left", "right": "right"}
 
 
 def align_columns(headers: Sequence[str], rows: Iterable[Sequence[str]], justify: Sequence[str]) -> str:
@@ -25,16 +28,21 @@ def align_columns(headers: Sequence[str], rows: Iterable[Sequence[str]], justify
 
     :param justify: per column, ``"left"`` or ``"right"``.
     :returns: the lines joined by newlines, without trailing spaces or a final newline.
+    :raises ValueError: for any other ``justify`` (rich would quietly align it left).
     """
+    unknown = [how for how in justify if how not in _JUSTIFY]
+    if unknown:
+        raise ValueError(f"unsupported justify: {unknown[0]!r} (expected 'left' or 'right')")
     table = Table(box=_HEADER_RULE, show_edge=False, pad_edge=False, collapse_padding=True)
     for header, how in zip(headers, justify, strict=True):
-        table.add_column(Text(header), justify=how, no_wrap=True)
+        table.add_column(Text(header), justify=_JUSTIFY[how], no_wrap=True)
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
-    console = Console(file=io.StringIO(), width=_WIDE, color_system=None, force_terminal=False,
+    out = io.StringIO()
+    console = Console(file=out, width=_WIDE, color_system=None, force_terminal=False,
                       force_jupyter=False, markup=False, emoji=False, highlight=False, legacy_windows=False)
     console.print(table)
-    return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
 
 
 def markdown_columns(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

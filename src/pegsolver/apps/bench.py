@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterable
 
 from ..engine.outcome import Reason
 from ..errors import BenchError
@@ -42,7 +43,7 @@ def not_applicable(problem: BenchProblem, strategy: str) -> str | None:
     return None
 
 
-def _select(given, known: list[str], what: str) -> list[str]:
+def _select(given: str | Iterable[str] | None, known: list[str], what: str) -> list[str]:
     if given is None:
         return list(known)
     if isinstance(given, str):
@@ -56,7 +57,8 @@ def _select(given, known: list[str], what: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def plan_bench(problems=None, strategies=None, problem_set: ProblemSet | None = None) -> Plan:
+def plan_bench(problems: str | Iterable[str] | None = None, strategies: str | Iterable[str] | None = None,
+               problem_set: ProblemSet | None = None) -> Plan:
     """The pairs to run: each chosen problem with each chosen strategy that applies.
 
     :param problems: problem names (a list, or one comma-separated string); None: all.
@@ -67,7 +69,8 @@ def plan_bench(problems=None, strategies=None, problem_set: ProblemSet | None = 
     problem_set = problem_set or load_problems()
     chosen = _select(problems, problem_set.names(), "problem")
     names = _select(strategies, list(BENCH_STRATEGIES), "strategy")
-    runs, skipped = [], []
+    runs: list[tuple[BenchProblem, str]] = []
+    skipped: list[Skip] = []
     for p in problem_set.problems:
         if p.name not in chosen:
             continue
@@ -143,7 +146,8 @@ def peak_rss_bytes() -> int | None:
     return peak if sys.platform == "darwin" else peak * 1024  # macOS says bytes, Linux KiB
 
 
-def run_bench(plan: Plan, limit: Limit | None = None, before=None, after=None) -> BenchRun:
+def run_bench(plan: Plan, limit: Limit | None = None, before: Callable[[str, str], object] | None = None,
+              after: Callable[[RunResult], object] | None = None) -> BenchRun:
     """Run a plan, pair by pair; Ctrl-C stops it and keeps the runs that finished.
 
     :param limit: per run (default: :func:`default_limit`).
@@ -155,7 +159,7 @@ def run_bench(plan: Plan, limit: Limit | None = None, before=None, after=None) -
     limit = limit or default_limit()
     bench = BenchRun(plan.problem_set.version, limit, plan.strategies, len(plan.runs), skipped=plan.skipped)
     t0 = time.perf_counter()
-    warmed = set()
+    warmed: set[str] = set()
     try:
         for problem, strategy in plan.runs:
             if before:

@@ -102,7 +102,7 @@ def load_problems(path: str | Path | None = None) -> ProblemSet:
     entries = data.get("problems")
     if not isinstance(entries, list) or not entries:
         raise BenchError(f"problem set {str(path)!r} has no [[problems]] entries")
-    problems = []
+    problems: list[BenchProblem] = []
     for k, entry in enumerate(entries, 1):
         problem = _read_problem(entry, f"problem set {str(path)!r}, problem {k}")
         if problem.name in (p.name for p in problems):
@@ -111,7 +111,7 @@ def load_problems(path: str | Path | None = None) -> ProblemSet:
     return ProblemSet(version, tuple(problems), str(path))
 
 
-def _read_problem(entry, where: str) -> BenchProblem:
+def _read_problem(entry: object, where: str) -> BenchProblem:
     if not isinstance(entry, dict):
         raise BenchError(f"{where}: expected a table of keys")
     if isinstance(entry.get("name"), str):
@@ -143,7 +143,7 @@ def _read_problem(entry, where: str) -> BenchProblem:
     return problem
 
 
-def _holes(value, key: str, where: str, allow_none: bool) -> tuple[str, ...] | None:
+def _holes(value: object, key: str, where: str, allow_none: bool) -> tuple[str, ...] | None:
     if value is None and allow_none:
         return None
     if isinstance(value, str):

@@ -11,12 +11,14 @@ from __future__ import annotations
 import csv
 import math
 import os
+from collections.abc import Callable
 from dataclasses import asdict, fields
 from pathlib import Path
 
 from ..columns import align_columns, markdown_columns
 from ..engine.outcome import Reason
 from ..errors import OutputFileError
+from .bench_problems import ProblemSet
 from .bench_results import BenchRun, RunResult
 from .bench_strategies import BASELINE, REFERENCE
 
@@ -91,7 +93,7 @@ def limit_text(run: BenchRun) -> str:
     return ", ".join(parts)
 
 
-def tables(run: BenchRun, problem_set=None) -> str:
+def tables(run: BenchRun, problem_set: ProblemSet | None = None) -> str:
     """Every problem's table, with a heading naming the problem, then the totals."""
     out = []
     described = {p.name: p for p in problem_set.problems} if problem_set else {}
@@ -138,7 +140,7 @@ def summary_markdown(run: BenchRun) -> str:
     return caption + "\n\n" + markdown_columns(headers, rows)
 
 
-def check_output_path(path: str | os.PathLike, kind: str, suffixes: tuple[str, ...] = ()) -> Path:
+def check_output_path(path: str | os.PathLike[str], kind: str, suffixes: tuple[str, ...] = ()) -> Path:
     """Fail before a long bench, not after it, if ``path`` cannot take the output.
 
     :param kind: what the file is, for the message (``"CSV file"``).
@@ -159,7 +161,7 @@ def check_output_path(path: str | os.PathLike, kind: str, suffixes: tuple[str, .
     return p
 
 
-def write_csv(run: BenchRun, path: str | os.PathLike) -> Path:
+def write_csv(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     """One row per run: the problem set version then every :class:`RunResult` field.
 
     :raises OutputFileError: the file cannot be written.
@@ -177,7 +179,7 @@ def write_csv(run: BenchRun, path: str | os.PathLike) -> Path:
     return p
 
 
-def write_plot(run: BenchRun, path: str | os.PathLike) -> Path:
+def write_plot(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     """A chart of work (canMove tests) and wall time per strategy and problem: two
     heat maps on log scales, rows problems, columns strategies. A cell that did not
     settle its problem is marked ``>`` (stopped by a limit, its value is a lower bound;
@@ -195,8 +197,10 @@ def write_plot(run: BenchRun, path: str | os.PathLike) -> Path:
     fig = Figure(figsize=(max(9.0, 2.5 + 1.4 * len(strategies)), max(4.0, 2.0 + 0.42 * len(problems))),
                  layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
-    panels = (("tests", "work: canMove tests", compact, 1.0),
-              ("seconds", "time: wall seconds", lambda v: compact(v, "s"), 1e-6))
+    # (RunResult field, title, cell label, smallest value drawn: log scales have no 0)
+    panels: tuple[tuple[str, str, Callable[[float], str], float], ...] = (
+        ("tests", "work: canMove tests", compact, 1.0),
+        ("seconds", "time: wall seconds", lambda v: compact(v, "s"), 1e-6))
     for ax, (key, title, fmt, floor) in zip(axes, panels):
         grid = np.full((len(problems), len(strategies)), np.nan)
         for r in run.results:

@@ -4,6 +4,7 @@ pairs planned and skipped, and the whole :class:`BenchRun` with its JSON form.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from ..solver import Limit
 from .bench_problems import BenchProblem, ProblemSet
@@ -98,7 +99,7 @@ class BenchRun:
     def unexpected(self) -> list[RunResult]:
         return [r for r in self.results if r.unexpected]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready data: the problem set version, the limits, every result and skip."""
         return {
             "version": self.version,

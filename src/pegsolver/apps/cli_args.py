@@ -2,10 +2,14 @@
 arguments (a variant name, a board file or board text, --vacant, --finish, --pegs)."""
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import NoReturn, TypeAlias, TypeVar, overload
 
 from ..errors import BoardTextError, BoardTooLargeError, PegsolverError, UnknownVariantError
 from ..model import boardfile
@@ -21,15 +25,89 @@ BOARD_FILE_SUFFIXES = (".toml", ".txt")
 HOLE_LISTS = ("vacant", "finish")  # options taking several holes
 # A word that may be a hole name: d4, aa12, 44, 105 (triangles), or the finish 'any'.
 _HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere|fewest", re.IGNORECASE)
+# What add_subparsers() returns, to which each command adds its parser (generic in the stubs only).
+Subparsers: TypeAlias = "argparse._SubParsersAction[CommandParser]"
+_N = TypeVar("_N")
 
 
-def add_vacant_arg(p) -> None:
+class JsonErrorParser(argparse.ArgumentParser):
+    """A parser whose usage errors also reach stdout as ``{"error": ...}`` when the command
+    line asks for ``--json``, as every other error does."""
+
+    wants_json = False  # set by main() for the whole command line
+
+    def error(self, message: str) -> NoReturn:
+        if JsonErrorParser.wants_json:
+            print(json.dumps({"error": message}))
+        super().error(message)
+
+
+class CommandParser(JsonErrorParser):
+    """A subcommand's parser. Options and positionals mix in any order (``replay english
+    --json d2-d4``), and a hole list (``--vacant a3 c1``) ends at the first word after its
+    first that cannot be a hole name, so ``--vacant a3 french`` leaves ``french`` as the board.
+    """
+
+    _inside = False
+
+    @overload  # argparse's three forms: with no namespace, a new Namespace is returned
+    def parse_known_args(self, args: Iterable[str] | None = None,
+                         namespace: None = None) -> tuple[argparse.Namespace, list[str]]: ...
+    @overload
+    def parse_known_args(self, args: Iterable[str] | None, namespace: _N) -> tuple[_N, list[str]]: ...
+    @overload
+    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
+
+    def parse_known_args(self, args: Iterable[str] | None = None,
+                         namespace: object = None) -> tuple[object, list[str]]:
+        if self._inside:  # parse_known_intermixed_args parses through this method
+            return super().parse_known_args(args, namespace)
+        args = sys.argv[1:] if args is None else list(args)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(self._split_hole_lists(args), namespace)
+        finally:
+            self._inside = False
+
+    def _split_hole_lists(self, args: list[str]) -> list[str]:
+        """``--vacant a3 c1 french`` -> ``--vacant=a3 --vacant=c1 french``: one value each, so
+        that argparse cannot give the list what follows it."""
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            word = args[i]
+            i += 1
+            if word == "--":
+                out += args[i - 1:]
+                break
+            action = self._hole_list_action(word)
+            if action is None:
+                out.append(word)
+                continue
+            values: list[str] = []
+            # The first value is taken whatever it is (a bad hole is then named as such).
+            while i < len(args) and not args[i].startswith("-") and (not values or _HOLE_WORD.fullmatch(args[i])):
+                values.append(args[i])
+                i += 1
+            out += [f"{action.option_strings[-1]}={v}" for v in values] or [word]
+        return out
+
+    def _hole_list_action(self, word: str) -> argparse.Action | None:
+        if not word.startswith("--") or "=" in word:
+            return None
+        options = self._option_string_actions
+        found = {options[word]} if word in options else {a for o, a in options.items() if o.startswith(word)}
+        action = found.pop() if len(found) == 1 else None  # argparse reports an ambiguous prefix itself
+        return action if action is not None and action.dest in HOLE_LISTS and action.nargs == "+" else None
+
+
+def add_vacant_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
                    help="start with every hole filled except these (e.g. --vacant a3 c1); the list ends "
                         "at a word that is not a hole name")
 
 
-def add_board_args(p) -> None:
+def add_board_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("variant", nargs="?",
                    help="variant name (english, french, wiegleb, diamond, asymmetric, triangleN, squareN, "
                         "rectRxC, NAME-diagonal) or a board file (.toml, or drawn text); default: english")
@@ -67,7 +145,7 @@ def _is_file_spec(spec: str) -> bool:
     return Path(spec).suffix != "" or os.path.lexists(spec)
 
 
-def check_notation(args, board: Board) -> None:
+def check_notation(args: argparse.Namespace, board: Board) -> None:
     """Refuse two-digit hole numbers before any work on a board they cannot name."""
     style = getattr(args, "notation", None)
     if style in NUMERIC_STYLES and board.shape.grid == SQUARE:
@@ -102,7 +180,7 @@ def with_vacant(board: Board, names: list[str] | None, style: str | None) -> Boa
     return board.with_vacant(*holes)
 
 
-def load_start(args) -> tuple[Board, Goal | None]:
+def load_start(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     """The start board (with ``--vacant`` applied) and the goal a board file gives (or None)."""
     board, file_goal = load_board(args)
     board = with_vacant(board, getattr(args, "vacant", None), args.notation)
@@ -110,7 +188,7 @@ def load_start(args) -> tuple[Board, Goal | None]:
     return board, file_goal
 
 
-def load_board(args) -> tuple[Board, Goal | None]:
+def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     """The board a variant name, board file or ``--board`` gives, and the file's goal (or None)."""
     spec = args.board
     if spec is not None and not spec.strip():
@@ -142,7 +220,7 @@ def load_board(args) -> tuple[Board, Goal | None]:
     return board, file_goal
 
 
-def choose_goal(args, board: Board, file_goal: Goal | None) -> Goal:
+def choose_goal(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Goal:
     pegs = getattr(args, "pegs", None)
     if pegs is not None:
         if args.finish and [w.lower() for w in args.finish] not in (["any"], ["anywhere"]):

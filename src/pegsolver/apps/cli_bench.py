@@ -1,6 +1,7 @@
 """``pegsolver bench``: the strategies compared on the problem set."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -8,11 +9,11 @@ from ..engine import limits
 from ..errors import PegsolverError
 from . import bench
 from . import bench_report as report
-from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED
+from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers
 from .progress import progress_bar
 
 
-def add_bench_parser(sub) -> None:
+def add_bench_parser(sub: Subparsers) -> None:
     """The ``bench`` subcommand's arguments."""
     n = sub.add_parser("bench", help="compare the search strategies on the standard problem set",
                        description="Solve each problem of the standard set with each strategy variant under a "
@@ -38,7 +39,7 @@ def add_bench_parser(sub) -> None:
     n.add_argument("--plot", metavar="FILE", help="also draw work and time per strategy in FILE (.png, .svg, .pdf)")
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     problem_set = bench.load_problems()
     if args.list:
         for p in problem_set.problems:

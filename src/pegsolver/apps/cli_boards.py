@@ -2,12 +2,15 @@
 (the catalogue), ``classes`` (finishes allowed by position class) and ``play`` (the game)."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TypedDict
 
 from ..engine import limits
 from ..errors import PegsolverError
 from ..model.board import Board
+from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import STYLE_WORDS, group_moves, hole_name, jump_name, parse_hole
 from ..model.variants import catalogue
@@ -17,6 +20,7 @@ from .cli_args import (
     EXIT_SOLVED,
     EXIT_UNSOLVED,
     EXIT_USAGE,
+    Subparsers,
     _is_variant,
     add_board_args,
     add_vacant_arg,
@@ -26,10 +30,34 @@ from .cli_args import (
     load_start,
     with_vacant,
 )
-from .replay import number_read_two_ways, replay_moves
+from .replay import ReplayReport, number_read_two_ways, replay_moves
 
 
-def add_replay_parser(sub) -> None:
+class NumberReading(TypedDict):
+    """How ``replay`` read two-digit hole numbers that read two ways, and whether each way is legal."""
+
+    used: str  # the notation used: "numeric" or "numeric-rc"
+    other: str  # the other one
+    other_legal: bool
+    used_legal: bool
+    example: str  # the first such number
+
+
+class BoardEntry(TypedDict):
+    """One variant as ``boards --json`` lists it."""
+
+    name: str
+    aliases: list[str]
+    holes: int
+    rules: str
+    symmetries: int
+    vacant: list[str]
+    goal: str
+    description: str
+    picture: str  # the start drawn as text
+
+
+def add_replay_parser(sub: Subparsers) -> None:
     """The ``replay`` command's arguments."""
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
                        description="Play moves from the start and report each jump as legal or name the "
@@ -44,7 +72,7 @@ def add_replay_parser(sub) -> None:
     add_vacant_arg(r)
 
 
-def add_classes_parser(sub) -> None:
+def add_classes_parser(sub: Subparsers) -> None:
     """The ``classes`` command's arguments."""
     c = sub.add_parser("classes", help="for each single vacancy, the finishes its position class allows",
                        description="For each single-vacancy start, list the holes where one final peg is "
@@ -53,14 +81,14 @@ def add_classes_parser(sub) -> None:
     add_board_args(c)
 
 
-def add_boards_parser(sub) -> None:
+def add_boards_parser(sub: Subparsers) -> None:
     """The ``boards`` command's options."""
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
     b.add_argument("--svg", metavar="DIR", help="also draw each variant's start in DIR/NAME.svg (DIR is created)")
 
 
-def add_play_parser(sub) -> None:
+def add_play_parser(sub: Subparsers) -> None:
     """The ``play`` command's options."""
     p = sub.add_parser("play", help="play a board by hand in the terminal, with hints",
                        description="Play in the terminal: click a peg, then its landing hole (or the peg, "
@@ -92,7 +120,7 @@ def write_board_svgs(folder: str) -> int:
     return len(variants)
 
 
-def other_reading(args, base: Board, report) -> dict | None:
+def other_reading(args: argparse.Namespace, base: Board, report: ReplayReport) -> NumberReading | None:
     """When the move list (or ``--vacant``) holds two-digit hole numbers that read differently
     column-row and row-column: the reading used and whether the other one is legal too."""
     example = number_read_two_ways(base.shape, [args.moves] + (args.vacant or []))
@@ -109,13 +137,13 @@ def other_reading(args, base: Board, report) -> dict | None:
             "example": example}
 
 
-def reading_text(shape, reading: dict | None) -> str:
+def reading_text(shape: Shape, reading: NumberReading | None) -> str:
     """The note on two readings of hole numbers, when the other one is legal too."""
     if not reading or not reading["other_legal"]:
         return ""
     number = reading["example"]
 
-    def read(style):
+    def read(style: str) -> str:
         try:
             where = hole_name(shape, parse_hole(shape, number, style))
         except PegsolverError:
@@ -127,7 +155,7 @@ def reading_text(shape, reading: dict | None) -> str:
     return f"hole numbers were read {read(reading['used'])}; read {read(reading['other'])}, every move is legal"
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     if args.variant is None and args.board is None and _is_variant(args.moves):
         raise PegsolverError(f"no moves to replay: {args.moves!r} names a board; give the moves after it, "
                              f"e.g. pegsolver replay {args.moves} \"MOVE MOVE ...\"")
@@ -137,7 +165,9 @@ def cmd_replay(args) -> int:
     report = replay_moves(board, args.moves, args.notation)
     reading = other_reading(args, base, report)
     shape = board.shape
-    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+
+    def name(h: Hole) -> str:
+        return hole_name(shape, h, args.notation)
     final = report.board
     if args.json:
         print(json.dumps({
@@ -151,7 +181,8 @@ def cmd_replay(args) -> int:
             "final": [name(h) for h in final.pegs()],
             "pegs_left": final.peg_count,
             "final_board": final.to_text(),
-            "numbers": None if reading is None else {k: reading[k] for k in ("used", "other", "other_legal")},
+            "numbers": None if reading is None else {
+                "used": reading["used"], "other": reading["other"], "other_legal": reading["other_legal"]},
         }))
     else:
         print(f"board: {shape.name} ({plural(shape.size, 'hole')}, {shape.rules} jumps)")
@@ -170,8 +201,8 @@ def cmd_replay(args) -> int:
     return EXIT_USAGE if report.unreadable else EXIT_UNSOLVED
 
 
-def cmd_boards(args) -> int:
-    entries = []
+def cmd_boards(args: argparse.Namespace) -> int:
+    entries: list[BoardEntry] = []
     for v in catalogue():
         board = v.board()
         shape = board.shape
@@ -194,12 +225,14 @@ def cmd_boards(args) -> int:
     return EXIT_SOLVED
 
 
-def cmd_classes(args) -> int:
+def cmd_classes(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     shape = board.shape
     if not has_classes(shape):
         raise PegsolverError(f"board {shape.name!r} with {shape.rules} jumps has no position classes")
-    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+
+    def name(h: Hole) -> str:
+        return hole_name(shape, h, args.notation)
     table = {name(v): [name(f) for f in class_finishes(shape, shape.full_mask & ~(1 << v))]
              for v in range(shape.size)}
     if args.json:
@@ -212,7 +245,7 @@ def cmd_classes(args) -> int:
     return EXIT_SOLVED
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         raise PegsolverError("play is interactive: --json does not apply to it")
     board, file_goal = load_start(args)

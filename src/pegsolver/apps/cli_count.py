@@ -2,6 +2,7 @@
 ``table`` (the survey of every single-vacancy -> single-peg problem)."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -9,14 +10,23 @@ from .. import analysis
 from ..engine import limits
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
+from ..model.geometry import Hole
 from ..model.notation import hole_name, parse_hole
 from ..solver import Limit
 from ..survey import survey_vacancies
-from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, add_board_args, add_vacant_arg, load_start
+from .cli_args import (
+    EXIT_INTERRUPTED,
+    EXIT_SOLVED,
+    EXIT_UNSOLVED,
+    Subparsers,
+    add_board_args,
+    add_vacant_arg,
+    load_start,
+)
 from .progress import progress_bar
 
 
-def add_table_parser(sub) -> None:
+def add_table_parser(sub: Subparsers) -> None:
     """The ``table`` command's options."""
     t = sub.add_parser("table", help="solve or disprove every single-vacancy -> single-peg problem of a board",
                        description="For every single-vacancy start and every one-peg finish: solved (and "
@@ -28,7 +38,7 @@ def add_table_parser(sub) -> None:
                    help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")
 
 
-def cmd_table(args) -> int:
+def cmd_table(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     with progress_bar("problems", board.shape.size ** 2) as bar:
@@ -40,7 +50,7 @@ def cmd_table(args) -> int:
     return EXIT_SOLVED if survey.settled else EXIT_UNSOLVED
 
 
-def add_count_parser(sub) -> None:
+def add_count_parser(sub: Subparsers) -> None:
     """The ``count`` subcommand's arguments."""
     c = sub.add_parser("count", help="enumerate every reachable position: levels, winning positions, solutions",
                        description="Enumerate every position reachable from the start, level by level (one level "
@@ -65,10 +75,12 @@ def add_count_parser(sub) -> None:
                    help="run even when the up-front estimate is over the memory budget")
 
 
-def cmd_count(args) -> int:
+def cmd_count(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     shape = board.shape
-    name = lambda h: hole_name(shape, h, args.notation)  # noqa: E731
+
+    def name(h: Hole) -> str:
+        return hole_name(shape, h, args.notation)
     memory = None if args.memory_gb is None else \
         limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
@@ -90,7 +102,7 @@ def cmd_count(args) -> int:
         return EXIT_SOLVED
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
     with progress_bar("levels", board.peg_count) as bar:
-        def progress(k, n):
+        def progress(k: int, n: int) -> None:
             bar.advance()
             bar.status(f"{n:,} positions after {k} jumps")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,

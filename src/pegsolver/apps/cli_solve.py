@@ -1,12 +1,15 @@
 """``pegsolver solve``: one problem, its answer as text or JSON, and its SVG."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
 from ..engine.outcome import Reason
+from ..engine.solution import Solution
 from ..errors import PegsolverError
 from ..model.goal import plural
 from ..model.notation import hole_name
@@ -16,6 +19,7 @@ from .cli_args import (
     EXIT_INTERRUPTED,
     EXIT_SOLVED,
     EXIT_UNSOLVED,
+    Subparsers,
     add_board_args,
     add_vacant_arg,
     choose_goal,
@@ -24,10 +28,13 @@ from .cli_args import (
 )
 from .progress import progress_bar
 
+if TYPE_CHECKING:
+    from ..engine.portfolio import Progress
+
 DEFAULT_SECONDS = 60.0
 
 
-def add_solve_parser(sub) -> None:
+def add_solve_parser(sub: Subparsers) -> None:
     """The ``solve`` command's options."""
     s = sub.add_parser("solve", help="find a solution, or show there is none",
                        description="Solve a board from its start to a goal. Exit code: 0 solved, "
@@ -62,7 +69,7 @@ def add_solve_parser(sub) -> None:
     s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
 
 
-def cmd_solve(args) -> int:
+def cmd_solve(args: argparse.Namespace) -> int:
     # Options that would do nothing here are refused, not silently ignored.
     if args.beam_width is not None and args.strategy not in ("beam", "auto"):
         raise PegsolverError(f"--beam-width applies to --strategy beam (or auto), not to --strategy {args.strategy}")
@@ -82,7 +89,7 @@ def cmd_solve(args) -> int:
     if not args.json:
         print_problem(board, goal, args.notation)
     with progress_bar("searching") as bar:  # a status line, on a terminal only
-        def progress(p):
+        def progress(p: Progress) -> None:
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
             bar.status(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
@@ -99,7 +106,7 @@ def cmd_solve(args) -> int:
     return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
 
 
-def write_solution_svg(path: Path, sol, style: str) -> None:
+def write_solution_svg(path: Path, sol: Solution, style: str) -> None:
     """Draw a solution (or, unsolved, its start and the reason) in an SVG file.
 
     :raises OutputFileError: the file cannot be written.

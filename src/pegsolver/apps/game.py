@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.board import Board
-from ..model.geometry import Hole, Jump
+from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import group_moves, hole_name, jump_name, move_name
 
@@ -38,14 +38,14 @@ class Game:
     mode: str = field(init=False, default="play")
     chained: bool = field(init=False, default=False)  # selected by its own last jump, not by a click
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.goal = self.goal.resolve(self.start.shape)
         self.start = self.start.with_pegs(self.start.pegs_mask)
         self.board = self.start.with_pegs(self.start.pegs_mask)
 
     # ---- reading the position ------------------------------------------------
     @property
-    def shape(self):
+    def shape(self) -> Shape:
         return self.board.shape
 
     def name(self, hole: Hole) -> str:
@@ -83,7 +83,7 @@ class Game:
         count = "one peg" if self.goal.pegs == 1 else plural(self.goal.pegs, "peg")
         if self.goal.finish is None:
             return f"{count} anywhere"
-        return f"{count} at {' '.join(self.name(h) for h in sorted(self.goal.finish))}"
+        return f"{count} at {' '.join(self.name(h) for h in self.goal.finish_holes())}"
 
     def end(self) -> str | None:
         """None while a jump is left; else how the game ended, in words."""
@@ -140,7 +140,8 @@ class Game:
             return "Nothing to redo."
         jump = self.redo_stack.pop()
         self.board.push(jump)
-        return f"Redid {self.jump_text(jump)}." + (" " + self.end() if self.end() else "")
+        end = self.end()
+        return f"Redid {self.jump_text(jump)}." + (f" {end}" if end else "")
 
     def new_game(self) -> str:
         """Back to the start the game was opened with."""
@@ -155,7 +156,8 @@ class Game:
         self.start = self.start.with_pegs(self.shape.full_mask & ~(1 << vacancy))
         self.new_game()
         text = f"New game with {self.name(vacancy)} vacant; finish: {self.finish_text()}."
-        return text + (" " + self.end() if self.end() else "")
+        end = self.end()
+        return text + (f" {end}" if end else "")
 
     def set_finish(self, hole: Hole | None) -> str:
         """Aim hints at one peg on ``hole`` (None: one peg anywhere)."""
@@ -184,8 +186,9 @@ class Game:
             return self.set_finish(hole)
         has_peg = bool(self.board.pegs_mask >> hole & 1)
         if self.selected is None:
-            if self.end():
-                return self.end()
+            end = self.end()
+            if end:
+                return end
             if not has_peg:
                 return f"{self.name(hole)} is empty: choose a peg to move."
             if not self.legal_from(hole):

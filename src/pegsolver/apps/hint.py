@@ -8,14 +8,14 @@ searches, so the game can drop a hint the player no longer needs.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
 from ..model.board import Board
-from ..model.geometry import Jump
+from ..model.geometry import Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
 from ..solver import Limit, solve
@@ -83,9 +83,10 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds)  # checks the budget
 
-    def answer(reason: Reason | str, jumps=(), explanation: str = "", strategy: str = "") -> Hint:
-        jumps = list(jumps)
-        return Hint(board.pegs_mask, goal, jumps[0] if jumps else None, jumps, reason, explanation,
+    def answer(reason: Reason | HintStop, jumps: Iterable[Jump] = (), explanation: str = "",
+               strategy: str = "") -> Hint:
+        path = list(jumps)
+        return Hint(board.pegs_mask, goal, path[0] if path else None, path, reason, explanation,
                     strategy, time.perf_counter() - t0)
 
     if goal.reached(board.pegs_mask):
@@ -110,12 +111,13 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     return answer(reason)
 
 
-def finish_words(goal: Goal, style: str, shape) -> str:
-    """``single-peg finish``, ``single-peg finish at d4`` or ``finish with 2 pegs at ...``."""
-    if goal.pegs == 1:
-        if goal.finish is None:
-            return "single-peg finish"
-        return f"single-peg finish at {hole_name(shape, next(iter(goal.finish)), style)}"
+def finish_words(goal: Goal, style: str, shape: Shape) -> str:
+    """``single-peg finish``, ``single-peg finish at d4`` or ``finish with 2 pegs at ...``.
+
+    :param goal: resolved against ``shape`` (as a :class:`Hint`'s is).
+    :raises GoalError: a hole of ``goal`` still named.
+    """
     if goal.finish is None:
-        return f"finish with {plural(goal.pegs, 'peg')}"
-    return f"finish with pegs at {' '.join(hole_name(shape, h, style) for h in sorted(goal.finish))}"
+        return "single-peg finish" if goal.pegs == 1 else f"finish with {plural(goal.pegs, 'peg')}"
+    names = [hole_name(shape, h, style) for h in goal.finish_holes()]
+    return f"single-peg finish at {names[0]}" if goal.pegs == 1 else f"finish with pegs at {' '.join(names)}"

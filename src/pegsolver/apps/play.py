@@ -11,6 +11,8 @@ Three layers, so each can be tested alone:
 """
 from __future__ import annotations
 
+from typing import cast
+
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -21,7 +23,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ..engine.outcome import Reason
 from ..errors import CoreMissingError, PegsolverError
 from ..model.board import Board
-from ..model.geometry import SQUARE, Hole, Jump
+from ..model.geometry import SQUARE, Hole, Jump, Shape
 from ..model.goal import Goal
 from ..model.notation import column_letters
 from ..solver import Limit
@@ -46,17 +48,22 @@ class HoleCell(Static, can_focus=True):
         self.hole = hole
         self.tooltip = tooltip
 
+    @property
+    def play_app(self) -> PlayApp:
+        """The app drawing this cell: a HoleCell is made only by :class:`PlayApp`."""
+        return cast(PlayApp, self.app)  # Textual types a widget's app as any App
+
     def on_click(self) -> None:
-        self.app.choose(self.hole)
+        self.play_app.choose(self.hole)
 
     def action_choose(self) -> None:
-        self.app.choose(self.hole)
+        self.play_app.choose(self.hole)
 
     def action_step(self, dr: int, dc: int) -> None:
-        self.app.step_focus(self.hole, dr, dc)
+        self.play_app.step_focus(self.hole, dr, dc)
 
 
-class PlayApp(App):
+class PlayApp(App[None]):
     """The board in the terminal: click or select with arrows and Enter; keys in the footer.
 
     :param board: the start position.
@@ -125,7 +132,7 @@ class PlayApp(App):
         yield Static(id="message")
         yield Footer()
 
-    def _board_rows(self, shape):
+    def _board_rows(self, shape: Shape) -> ComposeResult:
         # Holes sit on a grid of half steps so triangles draw as triangles: a square-grid
         # hole (r, c) at 2c, a triangle hole at 2c - r (skew coordinates on the plane).
         square = shape.grid == SQUARE
@@ -143,7 +150,7 @@ class PlayApp(App):
             if square:
                 cells.append(Static(f"{self._row_label(shape, r):>3} ", classes="label"))
             at = 0  # character position along the row
-            for h in sorted(rows[r], key=half.get):
+            for h in sorted(rows[r], key=half.__getitem__):
                 x = 2 * (half[h] - left)
                 cell = HoleCell(h, f"hole {self.game.name(h)}")
                 cell.styles.margin = (0, 0, 0, x - at)  # the gap before the hole, in characters
@@ -161,10 +168,10 @@ class PlayApp(App):
                 yield Horizontal(*cells, classes="board-row tight")
                 yield Horizontal(Static("".join(numbers).rstrip(), classes="label hole-numbers"), classes="number-row")
 
-    def _row_label(self, shape, r: int) -> str:
+    def _row_label(self, shape: Shape, r: int) -> str:
         return str(r + 1)  # the row number, whatever the notation
 
-    def _column_labels(self, shape, cols: list[int]) -> str:
+    def _column_labels(self, shape: Shape, cols: list[int]) -> str:
         text = "    "
         present = set(cols)
         for c in range(max(cols) + 1):
@@ -292,8 +299,11 @@ class PlayApp(App):
             if isinstance(err, (PegsolverError, CoreMissingError)):
                 self.say(f"No hint: {err}")
                 return
-            raise err
-        hint: Hint = event.worker.result
+            # Any other error is a bug: raised here, it ends the app with its traceback.
+            raise err if err is not None else RuntimeError("the hint's search failed without saying why")
+        hint = event.worker.result
+        if not isinstance(hint, Hint):  # search_hint returns a Hint when it succeeds
+            raise TypeError(f"the hint's search returned {hint!r}, not a Hint")
         if hint.path:  # remember the whole solution: later hints along it are instant
             if self.plan_goal != hint.goal:
                 self.plan = {}

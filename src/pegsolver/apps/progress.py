@@ -6,29 +6,35 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich is loaded only when a display is shown
+    from rich.progress import Progress, ProgressColumn, TaskID
 
 
 class Bar:
     """What a command tells its progress display; does nothing when none is shown."""
 
-    def __init__(self, label: str = "", progress: Any = None, task: Any = None, line: bool = False):
-        self._label, self._progress, self._task = label, progress, task
+    def __init__(self, label: str = "", shown: tuple[Progress, TaskID] | None = None, line: bool = False):
+        """:param shown: the display and its task; None when no display is shown."""
+        self._label, self._shown = label, shown
         self._line = line  # a status line, no bar
 
     def advance(self, steps: int = 1) -> None:
         """``steps`` more units of the work done."""
-        if self._progress is not None:
-            self._progress.advance(self._task, steps)
+        if self._shown is not None:
+            progress, task = self._shown
+            progress.advance(task, steps)
 
     def status(self, text: str) -> None:
         """Words on what is being done now: after the label of a status line, after a bar."""
-        if self._progress is None:
+        if self._shown is None:
             return
+        progress, task = self._shown
         if self._line:
-            self._progress.update(self._task, description=f"{self._label}: {text}")
+            progress.update(task, description=f"{self._label}: {text}")
         else:
-            self._progress.update(self._task, status=text)
+            progress.update(task, status=text)
 
 
 def on_terminal() -> bool:
@@ -58,7 +64,7 @@ def progress_bar(label: str, total: int | None = None) -> Iterator[Bar]:
         TimeRemainingColumn,
     )
 
-    columns: list = [TextColumn("{task.description}", markup=False)]
+    columns: list[ProgressColumn] = [TextColumn("{task.description}", markup=False)]
     if total is not None:
         columns += [BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                     TextColumn("{task.fields[status]}", markup=False)]
@@ -66,4 +72,4 @@ def progress_bar(label: str, total: int | None = None) -> Iterator[Bar]:
     with Progress(*columns, console=Console(file=sys.stderr), transient=total is None,
                   redirect_stdout=False) as progress:
         task = progress.add_task(label, total=total, status="")
-        yield Bar(label, progress, task, line=total is None)
+        yield Bar(label, (progress, task), line=total is None)

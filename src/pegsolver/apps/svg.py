@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import OutputFileError, PegsolverError
@@ -126,7 +126,7 @@ def _diagram(parent: ET.Element, board: Board, x: float, y: float, caption: str,
                                       "points": " ".join("{},{}".format(*map(_fmt, centre(hh))) for hh in holes)})
 
 
-def _coordinates(g: ET.Element, shape: Shape, centre, style: str) -> None:
+def _coordinates(g: ET.Element, shape: Shape, centre: Callable[[int], tuple[float, float]], style: str) -> None:
     """Column labels in the top margin and row labels in the left margin of a square board."""
     first_in_col: dict[int, int] = {}
     first_in_row: dict[int, int] = {}
@@ -202,7 +202,7 @@ def solution_svg(start: Board, jumps: Sequence[Jump], heading: str = "", style: 
     return _to_text(svg)
 
 
-def check_writable(path: str | os.PathLike, directory: bool = False) -> Path:
+def check_writable(path: str | os.PathLike[str], directory: bool = False) -> Path:
     """Fail early, before any long work, if an SVG cannot be written at ``path``.
 
     :param directory: ``path`` is a directory to write files in (created if missing).
@@ -233,7 +233,7 @@ def check_writable(path: str | os.PathLike, directory: bool = False) -> Path:
     return p
 
 
-def write_svg(path: str | os.PathLike, text: str) -> Path:
+def write_svg(path: str | os.PathLike[str], text: str) -> Path:
     """Save an SVG document (text) at ``path``.
 
     :returns: the path written.

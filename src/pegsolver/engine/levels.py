@@ -76,7 +76,7 @@ class LevelRun:
 
     def __init__(self, shape: Shape, group: list[Perm], threads: int, budget: int, deadline: float | None,
                  stage_bytes: int) -> None:
-        E: EnumCore = enum_core()  # type: ignore[no-untyped-call]  # core.py, being rewritten, has no annotations yet
+        E: EnumCore = enum_core()
         self.E = E
         self.shape = shape
         self.group = group

@@ -86,14 +86,15 @@ class Run:
         out: SearchResult
         if self.backend == "core":
             core, codes = core_for(shape.size, shape.name), search_codes()
-            out = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
-                              problem.goal_holes, problem.goal_count, problem.nholes,
-                              problem.strategy_code, problem.use_table, limit.nodes or 0,
-                              limit.seconds or 0.0, limit.memory_or(DEFAULT_SEARCH_BYTES),
-                              weights=problem.weights, iso_weight=problem.iso_weight,
-                              pagodas=problem.pagodas, thresholds=problem.thresholds,
-                              beam_width=problem.beam_width)
-            out["stop"] = codes.stops[out["stop"]]  # the core's code, by its name
+            found = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
+                                problem.goal_holes, problem.goal_count, problem.nholes,
+                                problem.strategy_code, problem.use_table, limit.nodes or 0,
+                                limit.seconds or 0.0, limit.memory_or(DEFAULT_SEARCH_BYTES),
+                                weights=problem.weights, iso_weight=problem.iso_weight,
+                                pagodas=problem.pagodas, thresholds=problem.thresholds,
+                                beam_width=problem.beam_width)
+            found["stop"] = codes.stops[found["stop"]]  # the core's stop code, by its name
+            out = found
         else:
             out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
         stats = Stats(
