@@ -477,16 +477,18 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             raise MemoryError("guided search arrays")
         if c.npag and (c.pag_lut == NULL or c.pag_thr == NULL):
             raise MemoryError("pagoda tables")
+        # Byte tables, each entry from the one without its lowest bit (the tables are
+        # built on every call: one add per entry, not eight).
         for k in range(c.npag):
             c.pag_thr[k] = thresholds[k]
             for b in range(c.nbytes):
-                for v in range(256):
-                    total = 0
-                    for i in range(8):
-                        h = 8 * b + i
-                        if (v >> i) & 1 and h < nholes:
-                            total += pagodas[k, h]
-                    c.pag_lut[(k * c.nbytes + b) * 256 + v] = total
+                for v in range(1, 256):
+                    i = 0
+                    while not (v >> i) & 1:
+                        i += 1
+                    h = 8 * b + i
+                    c.pag_lut[(k * c.nbytes + b) * 256 + v] = (
+                        c.pag_lut[(k * c.nbytes + b) * 256 + (v & (v - 1))] + (pagodas[k, h] if h < nholes else 0))
         if use_table and table_init(&c.table, table_bytes) != 0:
             raise MemoryError(f"table of {table_bytes} bytes")
         for i in range(nj):
@@ -507,12 +509,14 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                         c.region[i] |= hole_bit(h)
         for s in range(c.nsym):
             for b in range(c.nbytes):
-                for v in range(256):
-                    img = 0
-                    for k in range(8):
-                        h = 8 * b + k
-                        if (v >> k) & 1 and h < nholes:
-                            img |= hole_bit(perms[s, h])
+                for v in range(1, 256):
+                    k = 0
+                    while not (v >> k) & 1:
+                        k += 1
+                    h = 8 * b + k
+                    img = c.lut[(s * c.nbytes + b) * 256 + (v & (v - 1))]
+                    if h < nholes:
+                        img |= hole_bit(perms[s, h])
                     c.lut[(s * c.nbytes + b) * 256 + v] = img
         for i in range(start.shape[0]):
             pegs |= hole_bit(start[i])
