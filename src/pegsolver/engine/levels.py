@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     Keys = npt.NDArray[np.uint64]  # positions (bitboards), one per symmetry class
     Call = tuple[Callable[..., Any], *tuple[Any, ...]]  # a function of the core and its arguments
 
-# The enumeration core's objects. pegcore has no type stubs yet, so they are Any here:
+# The enumeration core's objects: engine.core loads the build, as a module chosen at run
+# time, so they are Any here (pegcore's .pyi stubs type them for direct callers):
 EnumCore = Any  # the module enum_core() loads
 Table = Any     # E.Level: one partition's hash table of a level's positions (and counts)
 Stage = Any     # E.Stage: one thread's buffer of children waiting to be merged
