@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pegsolver import analysis
+from pegsolver import analysis, solve
 from pegsolver.engine import compile as comp
 from pegsolver.engine import level_memory, levels, reference
 from pegsolver.engine.core import core64, core128, core_for, enum_core, enum_sizes, search_codes
@@ -132,3 +132,17 @@ def test_setup_refuses_to_build_off_linux():
             f"exec(open({str(setup_py)!r}).read())")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=setup_py.parent)
     assert run.returncode != 0 and "builds only on Linux" in run.stderr and "'darwin'" in run.stderr
+
+
+def test_the_reference_backend_runs_without_the_core():
+    # The Python side names the core's searches and stops; codes are read only at the
+    # core's door, so the pure-Python oracle needs no build.
+    code = ("import sys\n"
+            "for m in ('_search64', '_search128', '_enum64', '_enum64_bmi2'):\n"
+            "    sys.modules['pegcore.' + m] = None\n"
+            "import pegsolver\n"
+            "s = pegsolver.solve('triangle5', strategy='symmetry', backend='reference')\n"
+            "print(s.solved, s.stats.nodes)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    core = solve("triangle5", strategy="symmetry")  # the same search, in this process, by the core
+    assert run.returncode == 0 and run.stdout.split() == ["True", str(core.stats.nodes)], run.stderr

@@ -46,3 +46,14 @@ def test_table_command(capsys):
     assert main(["table", "triangle4"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1].split() == [str(i) for i in range(1, 11)]
+
+
+def test_the_survey_takes_one_limit_per_pair():
+    from pegsolver import Limit, PegsolverError
+    board = pegsolver.find_variant("triangle5").board()
+    survey = survey_vacancies(board, limit=Limit(nodes=1))
+    assert len(survey) == 15 * 15 and survey.board is board
+    assert {e.reason for e in survey} <= {"solved", "position class", "pagoda", "exhausted", "node limit"}
+    assert any(e.reason == "node limit" for e in survey) and not survey.settled
+    with pytest.raises(PegsolverError, match="limit must be"):
+        survey_vacancies(board, limit=5)

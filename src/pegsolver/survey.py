@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.outcome import Reason
+from .errors import PegsolverError
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
@@ -121,14 +122,20 @@ def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
 
 
 def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
-                     progress: Callable[[int, int], None] | None = None) -> Survey:
+                     progress: Callable[[int, int], None] | None = None, limit: Limit | None = None) -> Survey:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
     :param seconds_per_problem: time limit of one pair's search, in seconds (None: none).
     :param progress: called as ``progress(done, total)`` after each pair.
+    :param limit: the limits of one pair's search (nodes, seconds, memory), as ``solve``
+        takes them; when given, it replaces ``seconds_per_problem``.
+    :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`.
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
+    if limit is not None and not isinstance(limit, Limit):
+        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
+    each = limit if limit is not None else Limit(seconds=seconds_per_problem)
     shape = board.shape
     n = shape.size
     full = shape.full_mask
@@ -141,7 +148,7 @@ def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
             if entry is None:
                 t0 = time.perf_counter()
                 sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f),
-                            limit=Limit(seconds=seconds_per_problem))
+                            limit=each)
                 entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0)
             if entry.reason is Reason.SOLVED:
                 _replay(board, v, f, entry.jumps)
