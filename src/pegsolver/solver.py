@@ -52,9 +52,11 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         ``Goal.fewest()`` asks for the fewest pegs the start can be reduced to: the
         answer is solved only when every smaller count is proved impossible.
     :param strategy: ``"auto"`` (the default: proofs, then a portfolio of the others with
-        growing budgets, see :mod:`pegsolver.portfolio`) or one of ``STRATEGIES`` (see
-        ``compile.STRATEGY_HELP``), which runs that one search alone.
-    :param limit: nodes, seconds and table memory; None: no limits, default table.
+        growing budgets, see :mod:`pegsolver.engine.portfolio`) or one of ``STRATEGIES``
+        (see ``engine.compile.STRATEGY_HELP``), which runs that one search alone.
+    :param limit: a :class:`Limit`: nodes, seconds and memory in bytes (for the table of
+        dead positions, or the beam's levels; at most 1 TiB; default 256 MiB); threads
+        must be None or 1. None: no limits, the default memory.
         With ``"auto"`` the nodes and seconds bound all its searches together.
         Ctrl-C also stops the search: the result then says ``"interrupted"`` (no
         KeyboardInterrupt is raised).
@@ -79,7 +81,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
     :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
-    :raises PegsolverError: unknown strategy or backend, or a beam width out of range.
+    :raises PegsolverError: unknown strategy or backend, a beam width out of range, a limit
+        that is not a Limit, a memory budget over 1 TiB or threads other than 1.
     """
     board = resolve_board(board)
     width = None if beam_width is None else as_whole(beam_width)
