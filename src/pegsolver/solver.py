@@ -40,6 +40,21 @@ def default_goal(board: Board, strategy: str) -> Goal:
     return board.default_goal
 
 
+def search_limit(limit: Limit | None) -> Limit:
+    """``limit`` checked for a search: memory at most 1 TiB, one thread (None: no limits).
+
+    :raises PegsolverError: not a Limit, more memory than that, or threads other than 1.
+    """
+    if limit is not None and not isinstance(limit, Limit):
+        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
+    limit = limit or Limit()
+    if limit.memory_bytes is not None:
+        check_memory(limit.memory_bytes, "a search's memory budget", high=MAX_SEARCH_BYTES)
+    if limit.threads not in (None, 1):
+        raise PegsolverError(f"a search runs on one thread, not {limit.threads} (threads are for analyse)")
+    return limit
+
+
 def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
           order: str | None = None, backward: bool = False, beam_width: int | None = None,
@@ -96,13 +111,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
-    if limit is not None and not isinstance(limit, Limit):
-        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
-    limit = limit or Limit()
-    if limit.memory_bytes is not None:
-        check_memory(limit.memory_bytes, "a search's memory budget", high=MAX_SEARCH_BYTES)
-    if limit.threads not in (None, 1):
-        raise PegsolverError(f"a search runs on one thread, not {limit.threads} (threads are for analyse)")
+    limit = search_limit(limit)
     if isinstance(goal, str):  # a hole name: one peg there
         goal = Goal.at(goal)
     if goal is not None and not isinstance(goal, Goal):
