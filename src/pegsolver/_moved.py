@@ -11,7 +11,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy tak
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.abc import Loader
-    from types import ModuleType
+    from types import CodeType, ModuleType
 else:
     Loader = object  # importlib.abc would cost start-up time (it imports typing, among others)
 
@@ -24,6 +24,7 @@ MOVED = {
     "cli": "apps.cli", "play": "apps.play", "svg": "apps.svg", "bench": "apps.bench",
     "report": "apps.bench_report", "replay": "apps.replay", "table": "survey",
 }
+ALIASES = {"boardfile"}  # old names that stay public without a warning (pegsolver.boardfile)
 
 
 class _Loader(Loader):  # the loader protocol
@@ -38,6 +39,12 @@ class _Loader(Loader):  # the loader protocol
         # new module itself, so both names share one state (monkeypatching included)
         sys.modules[module.__name__] = importlib.import_module(self.new)
 
+    def get_code(self, fullname: str) -> CodeType:
+        # `python -m pegsolver.<old>` (runpy asks for the code to run as __main__): run the
+        # new module as the main one
+        return compile(f"import runpy\nrunpy.run_module({self.new!r}, run_name='__main__', alter_sys=True)\n",
+                       f"<{fullname}, moved to {self.new}>", "exec")
+
 
 class MovedFinder:  # the meta path finder protocol
     """Finds ``pegsolver.<old>`` and loads it as ``pegsolver.<new>``, warning once."""
@@ -48,8 +55,9 @@ class MovedFinder:  # the meta path finder protocol
         if package != __package__ or old not in MOVED:
             return None
         new = f"{__package__}.{MOVED[old]}"
-        warnings.warn(f"{fullname} has moved to {new}; the old name goes in a later version",
-                      DeprecationWarning, stacklevel=2)
+        if old not in ALIASES:
+            warnings.warn(f"{fullname} has moved to {new}; the old name goes in a later version",
+                          DeprecationWarning, stacklevel=2)
         return importlib.machinery.ModuleSpec(fullname, _Loader(new))
 
 

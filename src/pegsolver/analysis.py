@@ -43,15 +43,19 @@ __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "ana
 
 
 def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None) -> Limit:
-    """One Limit from ``limit`` and the keyword arguments (which win where given), checked
-    for an enumeration: threads a power of two, memory from 1 MiB to 1 PiB (default: 3/4
-    of the memory available now).
+    """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
+    a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
 
-    :raises PegsolverError: a value out of range, or ``limit`` not a Limit.
+    :raises PegsolverError: a value out of range, ``limit`` not a Limit, or a part given both
+        in ``limit`` and as a keyword.
     """
     if limit is not None and not isinstance(limit, Limit):
         raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
     limit = limit or Limit()
+    for name, given, inside in (("threads", threads, limit.threads), ("memory_bytes", memory_bytes,
+                                limit.memory_bytes), ("seconds", seconds, limit.seconds)):
+        if given is not None and inside is not None:
+            raise PegsolverError(f"{name} is given both in limit and as a keyword; give it once")
     threads = limit.threads if threads is None else check_threads(threads)
     seconds = limit.seconds if seconds is None else check_seconds(seconds)
     budget = limit.memory_or(memory.available_memory() * 3 // 4) if memory_bytes is None else memory_bytes

@@ -40,6 +40,18 @@ def default_goal(board: Board, strategy: str) -> Goal:
     return board.default_goal
 
 
+def check_beam_width(width: object, name: str = "beam width") -> int:
+    """A beam width: positions kept per level, 1 to the core's widest (2**32 - 1).
+
+    :raises PegsolverError: anything else; the message names ``name`` and the value.
+    """
+    most = search_codes().max_beam_width
+    whole = as_whole(width)
+    if whole is None or not 1 <= whole <= most:
+        raise PegsolverError(f"{name} must be a whole number from 1 to {most}, not {width!r}")
+    return whole
+
+
 def search_limit(limit: Limit | None) -> Limit:
     """``limit`` checked for a search: memory at most 1 TiB, one thread (None: no limits).
 
@@ -96,15 +108,17 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
     :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
-    :raises PegsolverError: unknown strategy or backend, a beam width out of range, a limit
+    :raises PegsolverError: unknown strategy or backend, a beam width out of range, arguments
+        of the wrong type (progress not callable, proofs or backward not a bool), a limit
         that is not a Limit, a memory budget over 1 TiB or threads other than 1.
     """
     board = resolve_board(board)
-    width = None if beam_width is None else as_whole(beam_width)
-    if beam_width is not None:
-        most = search_codes().max_beam_width
-        if width is None or not 1 <= width <= most:
-            raise PegsolverError(f"beam width must be a whole number from 1 to {most}, not {beam_width!r}")
+    width = None if beam_width is None else check_beam_width(beam_width)
+    if progress is not None and not callable(progress):
+        raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
+    for name, flag in (("proofs", proofs), ("backward", backward)):
+        if not isinstance(flag, bool):
+            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
     if strategy not in SOLVE_STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
     if order is not None and order not in ORDERS:

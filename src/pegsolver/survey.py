@@ -24,7 +24,7 @@ from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
 from .model.notation import hole_name, jump_name
-from .solver import Limit, solve
+from .solver import Limit, resolve_board, solve
 
 # One-letter marks for the printed grid.
 MARKS = {Reason.SOLVED: "S", Reason.POSITION_CLASS: "c", Reason.PAGODA: "p", Reason.EXHAUSTED: "x"}
@@ -121,7 +121,7 @@ def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
         raise RuntimeError(f"internal error: the solution for vacancy {v} does not end on hole {f}")
 
 
-def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
+def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120.0,
                      progress: Callable[[int, int], None] | None = None, limit: Limit | None = None) -> Survey:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
@@ -133,6 +133,7 @@ def survey_vacancies(board: Board, seconds_per_problem: float | None = 120.0,
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
+    board = resolve_board(board)
     if limit is not None and not isinstance(limit, Limit):
         raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
     each = limit if limit is not None else Limit(seconds=seconds_per_problem)

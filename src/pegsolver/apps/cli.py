@@ -5,7 +5,6 @@ import argparse
 import json
 import os
 import sys
-from importlib import metadata
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from ..errors import CoreMissingError, PegsolverError
@@ -29,6 +28,7 @@ except KeyboardInterrupt:
 
 
 def package_version() -> str:
+    from importlib import metadata  # loaded for --version only: it costs start-up time
     try:
         return metadata.version("pegsolver")
     except metadata.PackageNotFoundError:  # run from a source tree that is not installed

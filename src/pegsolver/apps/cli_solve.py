@@ -10,10 +10,10 @@ from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
 from ..engine.outcome import Reason
 from ..engine.solution import Solution
-from ..errors import PegsolverError
+from ..errors import GoalError, PegsolverError
 from ..model.goal import plural
 from ..model.notation import hole_name
-from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, solve
+from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, check_beam_width, solve
 from . import svg
 from .cli_args import (
     EXIT_INTERRUPTED,
@@ -79,8 +79,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise PegsolverError("--order does nothing with --strategy seed: the seed scans holes row by row")
     if args.table_mb is not None and args.strategy in ("seed", "dfs"):
         raise PegsolverError(f"--table-mb does nothing with --strategy {args.strategy}, which keeps no table")
+    if args.table_mb is not None and args.backend == "reference":
+        raise PegsolverError("--table-mb does nothing with --backend reference, whose table has no bound")
+    if args.beam_width is not None:
+        check_beam_width(args.beam_width, "--beam-width: the beam width")
     board, file_goal = load_start(args)
-    goal = choose_goal(args, board, file_goal)
+    goal = choose_goal(args, board, file_goal).resolve(board.shape)
+    goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
+    if args.backward and goal.finish is None:
+        raise GoalError("--backward needs a finish that names its holes (--finish HOLE or a pattern)")
     memory = None if args.table_mb is None else \
         limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
     limit = Limit(nodes=None if args.nodes is None else limits.check_nodes(args.nodes, "--nodes"),

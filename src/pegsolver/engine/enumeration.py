@@ -95,9 +95,15 @@ class Analysis:
             raise PegsolverError("winning positions need a finish and a completed run with positions kept")
         return self._winning[k]
 
-    def to_json(self, hole_name: Callable[[Hole], str]) -> dict[str, Any]:
+    def to_json(self, hole_name: Callable[[Hole], str] | str = "algebraic") -> dict[str, Any]:
         """JSON-ready data: levels (positions per jump count), total, winning, solutions,
-        games, seconds and the rest; ``hole_name(h)`` names a hole."""
+        games, seconds and the rest. ``hole_name``: a notation style (as the other results
+        take), or a function naming a hole."""
+        if isinstance(hole_name, str):
+            shape, style = self.start.shape, hole_name
+
+            def hole_name(h: Hole) -> str:
+                return name_of_hole(shape, h, style)
         return {
             "board": self.start.shape.name,
             "vacant": [hole_name(h) for h in self.start.vacancies()],

@@ -18,6 +18,7 @@ from ..proofs.classes import has_classes, position_class
 from .core import enum_core, enum_sizes
 from .enumeration import Analysis, Level
 from .level_memory import CHUNK_SLOTS, MIN_STAGE
+from .limits import size_text
 from .outcome import Reason
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class LevelRun:
         room: int = self.budget - self.held - self.staged() - sum(t.nbytes for t in self.tables)
         if room <= 0:
             raise LevelStop(Reason.MEMORY_LIMIT,
-                            f"stopped: the memory budget of {self.budget / 2**30:.2f} GiB is used up")
+                            f"stopped: the memory budget of {size_text(self.budget)} is used up")
         return room
 
     def note(self) -> None:
@@ -140,7 +141,7 @@ class LevelRun:
                                   max(self.room(), 1 << 20), self.part_bits)
             except MemoryError:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the start does not fit in the memory budget of "
-                                            f"{self.budget / 2**30:.1f} GiB") from None
+                                            f"{size_text(self.budget)}") from None
             self.tables = list(cur)
             yield 0, LevelSet(cur), None
             spare: list[Table] = []
@@ -180,7 +181,7 @@ class LevelRun:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
         over = LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
-                                     f"the memory budget of {self.budget / 2**30:.1f} GiB")
+                                     f"the memory budget of {size_text(self.budget)}")
         if not tables:
             share = self.room() // P
             try:
@@ -221,7 +222,7 @@ class LevelRun:
                 self.note()
                 if not all(fits):
                     raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: a level outgrew the memory budget of "
-                                                f"{self.budget / 2**30:.1f} GiB")
+                                                f"{size_text(self.budget)}")
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
             if done:
@@ -253,7 +254,7 @@ def keep_level(run: LevelRun, level: LevelSet) -> Keys:
     run.note()
     if run.held > run.budget:
         raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the levels kept so far pass the memory budget of "
-                                    f"{run.budget / 2**30:.1f} GiB (keep_positions=False keeps none)")
+                                    f"{size_text(run.budget)} (keep_positions=False keeps none)")
     return arr
 
 

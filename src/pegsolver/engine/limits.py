@@ -43,7 +43,7 @@ def size_text(nbytes: float) -> str:
     """``nbytes`` in the largest binary unit it fills (``"256 MiB"``)."""
     for unit, name in UNITS:
         if nbytes >= unit:
-            return f"{nbytes / unit:g} {name}"
+            return f"{nbytes / unit:.4g} {name}"
     return f"{nbytes:g} bytes"
 
 
