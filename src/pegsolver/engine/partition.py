@@ -1,0 +1,145 @@
+"""The stored form of one partition of a level: its positions as a sorted array of keys, with
+their counts, compressed for memory or disk.
+
+A level of the enumeration is split into partitions by a hash of the canonical key; each is
+a sorted array of distinct keys (bitboards, uint64) and, when counted, the number of jump
+sequences reaching each key (up to 128 bits: a low and a high uint64 word). Stored, each
+array is transformed so that a general codec finds its redundancy, then compressed with
+Zstandard (Y. Collet, RFC 8878):
+
+- keys: the first key, then the differences between neighbours (sorted keys are close, so
+  the high bytes of a difference are mostly zero);
+- every array: byte-shuffled (all first bytes, then all second bytes, ...), which puts the
+  zero bytes of small numbers side by side, as Blosc's shuffle filter does.
+
+This is delayed duplicate detection's storage (Korf, AAAI 2004): partitions are written,
+merged and read whole. ``encode`` and ``decode`` are exact inverses; the sizes of the key
+and count sections are given apart, for the bits-a-position figures of a run.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import PegsolverError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Words = npt.NDArray[np.uint64]
+
+MAGIC = b"PEGP"
+VERSION = 1
+_HEADER = struct.Struct("<4sBBxxQQQQ")  # magic, version, flags, n, then the three section sizes
+_COUNTED, _WIDE = 1, 2                  # flags: counts stored; high count words stored
+ZSTD_LEVEL = 3                          # zstd's default: fast, and within 10% of level 19 here
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One partition in its stored form: ``data`` (bytes), its ``positions``, and the bytes
+    of its key section and of its count sections (0 when it keeps no counts)."""
+
+    data: bytes
+    positions: int
+    key_bytes: int
+    count_bytes: int
+
+    @property
+    def key_bits(self) -> float:
+        """Bits a position for the keys (0.0 for an empty partition)."""
+        return 8 * self.key_bytes / self.positions if self.positions else 0.0
+
+    @property
+    def count_bits(self) -> float:
+        """Bits a position for the counts (0.0 without counts or positions)."""
+        return 8 * self.count_bytes / self.positions if self.positions else 0.0
+
+
+def _shuffle(words: Words) -> bytes:
+    return np.ascontiguousarray(words.astype("<u8").view(np.uint8).reshape(-1, 8).T).tobytes()
+
+
+def _unshuffle(raw: bytes, n: int) -> Words:
+    if len(raw) != 8 * n:
+        raise PegsolverError(f"a stored partition is corrupt: a section holds {len(raw)} bytes, not {8 * n}")
+    return np.ascontiguousarray(np.frombuffer(raw, dtype=np.uint8).reshape(8, n).T).view("<u8").ravel()
+
+
+def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level: int = ZSTD_LEVEL) -> Encoded:
+    """A partition's stored form.
+
+    :param keys: shape (n,), uint64, sorted and distinct: the positions (bit i = hole i).
+    :param lo: shape (n,), uint64, the low words of the counts; None: positions only.
+    :param hi: shape (n,), uint64, the high words (counts past 2**64); None: all zero.
+    :param level: zstd's compression level (1 to 22).
+    :raises PegsolverError: keys not sorted and distinct, arrays of other lengths or
+        types, or high words without low ones.
+    """
+    import zstandard  # loaded by the runs that store levels only
+
+    keys = _words(keys, "keys")
+    n = len(keys)
+    if n > 1 and not bool(np.all(keys[1:] > keys[:-1])):
+        raise PegsolverError("a partition's keys must be sorted and distinct")
+    if hi is not None and lo is None:
+        raise PegsolverError("a partition's high count words need its low ones")
+    sections = [np.diff(keys, prepend=np.uint64(0)) if n else keys]  # the first key, then differences
+    flags = 0
+    for name, words, flag in (("low count words", lo, _COUNTED), ("high count words", hi, _WIDE)):
+        if words is not None:
+            words = _words(words, name)
+            if len(words) != n:
+                raise PegsolverError(f"a partition has {n} keys but {len(words)} {name}")
+            sections.append(words)
+            flags |= flag
+    packer = zstandard.ZstdCompressor(level=level)
+    parts = [packer.compress(_shuffle(s)) for s in sections]
+    sizes = [len(p) for p in parts] + [0] * (3 - len(parts))
+    data = _HEADER.pack(MAGIC, VERSION, flags, n, *sizes) + b"".join(parts)
+    return Encoded(data, n, sizes[0], sizes[1] + sizes[2])
+
+
+def decode(data: bytes) -> tuple[Words, Words | None, Words | None]:
+    """The keys, low and high count words of a stored partition (None where not stored).
+
+    :raises PegsolverError: data that is not a stored partition of this version, or corrupt.
+    """
+    import zstandard
+
+    if len(data) < _HEADER.size:
+        raise PegsolverError(f"not a stored partition: {len(data)} bytes is shorter than its header")
+    magic, version, flags, n, *sizes = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise PegsolverError("not a stored partition (its first bytes are not the partition mark)")
+    if version != VERSION:
+        raise PegsolverError(f"a stored partition of format version {version}; this pegsolver reads {VERSION}")
+    if _HEADER.size + sum(sizes) != len(data):
+        raise PegsolverError("a stored partition is corrupt: its sections do not add up to its size")
+    unpacker = zstandard.ZstdDecompressor()
+    out: list[Words | None] = []
+    at = _HEADER.size
+    for k, size in enumerate(sizes):
+        present = k == 0 or flags & (_COUNTED if k == 1 else _WIDE)
+        if not present:
+            out.append(None)
+            continue
+        try:
+            raw = unpacker.decompress(data[at:at + size], max_output_size=8 * n)
+        except zstandard.ZstdError as e:
+            raise PegsolverError(f"a stored partition is corrupt: {e}") from None
+        out.append(_unshuffle(raw, n))
+        at += size
+    keys = out[0]
+    assert keys is not None
+    return np.cumsum(keys, dtype=np.uint64), out[1], out[2]
+
+
+def _words(a: object, name: str) -> Words:
+    arr = np.asarray(a)
+    if arr.ndim != 1 or arr.dtype != np.uint64:
+        raise PegsolverError(f"a partition's {name} must be a 1-d uint64 array, not {arr.dtype} of shape {arr.shape}")
+    return arr
