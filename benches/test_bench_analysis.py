@@ -1,6 +1,8 @@
 """Whole-board enumeration benches: the English board's levels and solution counts on one
 thread (fast and portable builds) and on all threads (the speedup over one thread goes in
 extra_info), and triangle 5's table."""
+import os
+
 import pytest
 
 from pegsolver import find_variant
@@ -58,3 +60,15 @@ def test_triangle5_solution_table(benchmark):
     table = benchmark.pedantic(lambda: solution_counts(shape), rounds=3, iterations=1)
     assert sum(table.values()) == 438_984
     benchmark.extra_info.update(solutions=sum(table.values()))
+
+
+@pytest.mark.skipif(os.environ.get("PEGSOLVER_LONG_BENCHES") != "1", reason="minutes: set PEGSOLVER_LONG_BENCHES=1")
+@pytest.mark.benchmark(group="enumeration french")
+def test_french_centre_by_default(benchmark):
+    # Issue 14: French from its centre runs with the default budget, no --force; every
+    # level agrees with the published list (374,349,517 positions), and two pegs are the fewest.
+    board = find_variant("french").board().with_vacant("d4")
+    a = benchmark.pedantic(lambda: analyse(board, keep_positions=False), rounds=1, iterations=1)
+    assert a.stopped is None and a.total == 374_349_517 and a.levels[-1].pegs == 2
+    benchmark.extra_info.update(positions=a.total, peak_bytes=a.peak_bytes, budget_bytes=a.budget_bytes,
+                                bound_bytes=a.bound_bytes, threads=a.threads, seconds=a.seconds)

@@ -173,9 +173,11 @@ def test_winning_is_none_when_positions_are_not_kept():
     assert a.winning is None and a.solutions == a.finishes[0] and sum(a.finishes.values()) == 29_760
 
 
-def test_french_is_refused_up_front_with_an_estimate():
-    with pytest.raises(BoardTooLargeError, match=r"may need up to [\d.,]+ GiB .* budget"):
-        analyse(find_variant("french").board())
+def test_a_run_over_its_bound_starts_and_stops_cleanly_at_the_budget():
+    # Issue 14: no refusal up front (the bound is loose); the run keeps the levels it finished.
+    a = analyse(find_variant("french").board(), memory_bytes=64 << 20, keep_positions=False)
+    assert a.stopped == "memory limit" and a.bound_bytes > a.budget_bytes == 64 << 20
+    assert len(a.levels) > 5 and a.peak_bytes <= 64 << 20 and "memory budget" in a.message
 
 
 def test_memory_and_time_limits_stop_cleanly():
@@ -216,8 +218,8 @@ def test_cli_count(capsys):
     assert out["levels"][0] == 1 and out["total"] == sum(out["levels"]) and sum(out["finishes"].values()) == 29_760
     assert main(["count", "triangle5", "--table"]) == 0
     assert "438,984" in capsys.readouterr().out
-    assert main(["count", "french"]) == 2
-    assert "GiB" in capsys.readouterr().err
+    assert main(["count", "french", "--memory-gb", "0.0625"]) == 1  # stopped cleanly at the budget
+    assert "memory budget of 64 MiB" in capsys.readouterr().out
     assert main(["count", "english", "--threads", "3"]) == 2
 
 

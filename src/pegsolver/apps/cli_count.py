@@ -58,7 +58,7 @@ def add_count_parser(sub: Subparsers) -> None:
                                    "sequences reaching each, the complete games, and with --finish the winning "
                                    "positions and the solutions. --table: the number of solutions of every "
                                    "single-vacancy -> single-peg problem. Exit code: 0 complete, 1 stopped by a "
-                                   "limit, 2 bad input (including a board too large for the memory budget), "
+                                   "limit (the memory budget included: the levels finished are printed), 2 bad input, "
                                    "130 Ctrl-C.")
     add_board_args(c)
     add_vacant_arg(c)
@@ -72,7 +72,8 @@ def add_count_parser(sub: Subparsers) -> None:
                    help="memory budget in GiB (default: 3/4 of the memory available)")
     c.add_argument("--seconds", type=float, default=0.0, metavar="S", help="time limit; 0 for none (default)")
     c.add_argument("--force", action="store_true",
-                   help="run even when the up-front estimate is over the memory budget")
+                   help="kept for scripts; changes nothing: every run starts, and stops cleanly before a "
+                        "level that cannot fit in the memory budget")
 
 
 def cmd_count(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import hole_name as name_of_hole
+from .limits import size_text
 from .outcome import Reason
 
 if TYPE_CHECKING:
@@ -48,7 +49,9 @@ class Analysis:
     ``stopped`` is None for a complete run, else the :class:`Reason` (memory limit,
     time limit, interrupted) and the levels finished so far are kept;
     ``message`` says what happened in words. ``peak_bytes`` is the largest memory the
-    levels held at once; ``seconds`` wall time.
+    levels held at once; ``seconds`` wall time. ``budget_bytes`` is the memory budget the
+    run kept to, and ``bound_bytes`` the up-front bound on its peak (from position classes:
+    loose, 3 to 9 times the peak on the boards measured; a run starts whatever it says).
     """
 
     start: Board
@@ -61,6 +64,8 @@ class Analysis:
     games: int | None = 0
     seconds: float = 0.0
     peak_bytes: int = 0
+    budget_bytes: int = 0
+    bound_bytes: int = 0
     stopped: Reason | None = None
     message: str = ""
     _positions: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
@@ -120,6 +125,8 @@ class Analysis:
             "seconds": self.seconds,
             "threads": self.threads,
             "peak_bytes": self.peak_bytes,
+            "budget_bytes": self.budget_bytes,
+            "bound_bytes": self.bound_bytes,
             "stopped": self.stopped,
             "message": self.message,
         }
@@ -160,7 +167,7 @@ class Analysis:
         if self.games is not None:
             lines.append(f"complete games (played until no jump is left): {self.games:,}")
         lines.append(f"{self.message}; {self.seconds:.2f} s, {self.threads} thread(s), "
-                     f"peak {self.peak_bytes / 2**20:,.0f} MiB")
+                     f"peak {self.peak_bytes / 2**20:,.0f} MiB of a budget of {size_text(self.budget_bytes)}")
         return "\n".join(lines)
 
 
