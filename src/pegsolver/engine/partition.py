@@ -35,7 +35,9 @@ MAGIC = b"PEGP"
 VERSION = 1
 _HEADER = struct.Struct("<4sBBxxQQQQ")  # magic, version, flags, n, then the three section sizes
 _COUNTED, _WIDE = 1, 2                  # flags: counts stored; high count words stored
-ZSTD_LEVEL = 3                          # zstd's default: fast, and within 10% of level 19 here
+# zstd's level: 9 stores the English levels' keys in 3.99 bits a position (level 3: 4.68,
+# level 19: 3.50), encoding them in 1.3 s (0.5 s, 17.6 s): the knee of the curve.
+ZSTD_LEVEL = 9
 
 
 @dataclass(frozen=True)
