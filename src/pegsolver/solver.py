@@ -102,7 +102,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         ``"auto"`` doubles its beam's width every round up to this (None: until the
         memory budget stops it).
     :param progress: with ``"auto"``, called before each of its searches with a
-        :class:`pegsolver.portfolio.Progress` (for a status line).
+        :class:`pegsolver.engine.portfolio.Progress` (for a status line).
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).

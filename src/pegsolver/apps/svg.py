@@ -5,7 +5,7 @@ solution as a grid of diagrams, one per move: the position before the move, with
 moving peg, the pegs it jumps and its path to each landing hole marked, then the final
 position. :func:`write_svg` saves either. Square grids are drawn square; triangular
 grids are drawn as triangles, their skew coordinates ``(row, col)`` put on the plane at
-``x = col - row / 2``, ``y = row * sqrt(3) / 2`` (as :func:`pegsolver.compile.centre_distance`
+``x = col - row / 2``, ``y = row * sqrt(3) / 2`` (as :func:`pegsolver.engine.compile.centre_distance`
 does), so neighbours are one spacing apart in all six directions.
 
 Every peg is a ``<circle>`` whose class includes ``peg`` (``peg mover``: the peg that

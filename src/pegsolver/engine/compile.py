@@ -56,7 +56,7 @@ STRATEGY_HELP = {
              "up to symmetry); a proof only when no level was cut"),
 }
 # "auto" is no search of its own: the proofs, then a portfolio of the strategies above
-# with growing budgets (pegsolver.portfolio).
+# with growing budgets (pegsolver.engine.portfolio).
 AUTO = "auto"
 SOLVE_STRATEGIES = (AUTO, *STRATEGY_SPECS)
 DEFAULT_STRATEGY = AUTO

@@ -1,6 +1,6 @@
 """Pure-Python reference search: an explicit backend and the oracle for the core.
 
-It reads the same :class:`~pegsolver.compile.Problem` and returns the same dict as the
+It reads the same :class:`~pegsolver.engine.compile.Problem` and returns the same dict as the
 compiled core, with the same counters: tests, nodes, dead ends and table hits agree
 exactly whenever the core's table has room for every dead position (small boards).
 Slow: use it on boards of a few dozen holes and short searches.

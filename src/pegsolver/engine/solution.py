@@ -22,7 +22,7 @@ class Solution:
     """The answer of :func:`solve`.
 
     ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise ``reason``
-    (a :class:`~pegsolver.outcome.Reason`, equal to its words) says why not:
+    (a :class:`~pegsolver.engine.outcome.Reason`, equal to its words) says why not:
     ``"position class"`` or ``"pagoda"`` (proved impossible before any search;
     ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
     ``"node limit"``, ``"time limit"``, ``"memory limit"`` (the beam's levels outgrew the

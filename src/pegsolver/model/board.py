@@ -29,7 +29,7 @@ Bitboard = int
 
 
 class Board:
-    """Pegs on a :class:`~pegsolver.geometry.Shape`.
+    """Pegs on a :class:`~pegsolver.model.geometry.Shape`.
 
     ``pegs_mask`` is the bitboard (bit i = hole i); :meth:`pegs` lists the holes.
     :meth:`push` and :meth:`pop` apply and undo jumps, keeping a history.
@@ -133,7 +133,7 @@ class Board:
         return self.pegs_mask.bit_count()
 
     def hole(self, name: str) -> Hole:
-        """Hole index from its name (see :mod:`pegsolver.notation`).
+        """Hole index from its name (see :mod:`pegsolver.model.notation`).
 
         :raises UnknownHoleError: not a name of a hole of this board.
         """
@@ -195,7 +195,7 @@ class Board:
     def push_move(self, text: str, style: str | None = None) -> list[Jump]:
         """Apply a move written in notation (``d2-d4`` or ``d2-d4-f4``); all or nothing.
 
-        :param style: how two-digit hole numbers read (see :func:`pegsolver.notation.parse_hole`).
+        :param style: how two-digit hole numbers read (see :func:`pegsolver.model.notation.parse_hole`).
         :raises InvalidJumpError, UnknownHoleError: the text cannot be read.
         :raises IllegalJumpError: no such jump on the board, or not legal now.
         """

@@ -13,7 +13,7 @@ when the text has no other peg character: drawings with ``*`` pegs often mark em
 
 Square boards whose holes all sit on alternate character columns are read as spaced.
 Triangular boards are drawn with a space between cells, each row offset by one
-character, apex at the top (see :mod:`pegsolver.geometry` for the coordinates). Rows
+character, apex at the top (see :mod:`pegsolver.model.geometry` for the coordinates). Rows
 may be ragged (an editor stripped their trailing spaces); blank leading and trailing
 lines are ignored.
 
@@ -38,7 +38,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     """Read board text.
 
     :param grid: ``"square"`` or ``"triangle"``; None: the grid of ``rules``, else square.
-    :param rules: jump rules (see :class:`~pegsolver.geometry.Shape`); None: the grid's usual.
+    :param rules: jump rules (see :class:`~pegsolver.model.geometry.Shape`); None: the grid's usual.
 
     :returns: ``(shape, pegs)``, pegs a bitboard over the shape's holes.
     :raises BoardTextError: empty text, tabs, unknown or mixed characters, holes off the
