@@ -59,17 +59,8 @@ def solve_fewest(board: Board, run: Run) -> Solution:
 
 def _remaining(run: Run, total: Stats, t0: float) -> Run | None:
     # the caller's limits less what the earlier peg counts spent (None: nothing left)
-    limit = run.limit
-    nodes = seconds = None
-    if limit.nodes is not None:
-        nodes = limit.nodes - total.nodes
-        if nodes <= 0:
-            return None
-    if limit.seconds is not None:
-        seconds = limit.seconds - (time.perf_counter() - t0)
-        if seconds <= 0:
-            return None
-    return replace(run, limit=limit.replace(nodes=nodes, seconds=seconds))
+    left = run.limit.after(total.nodes, time.perf_counter() - t0)
+    return None if left is None else replace(run, limit=left)
 
 
 def _add(total: Stats, s: Stats) -> Stats:

@@ -169,6 +169,17 @@ class Limit:
         """The search's memory budget in bytes (the old name; 256 MiB when none was given)."""
         return self.memory_or(DEFAULT_SEARCH_BYTES)
 
+    def after(self, nodes: int, seconds: float) -> Limit | None:
+        """What is left of this limit once ``nodes`` positions and ``seconds`` have been
+        spent; None when the node or the time limit has run out."""
+        left_nodes = None if self.nodes is None else self.nodes - nodes
+        left_seconds = None if self.seconds is None else self.seconds - seconds
+        if (left_nodes is not None and left_nodes <= 0) or (left_seconds is not None and left_seconds <= 0):
+            return None
+        if (left_nodes, left_seconds) == (self.nodes, self.seconds):
+            return self
+        return self.replace(nodes=left_nodes, seconds=left_seconds)
+
     def replace(self, **changes: Unpack[LimitFields]) -> Limit:
         """A copy with some fields changed (checked again)."""
         fields: LimitFields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes,

@@ -160,7 +160,6 @@ def solve_auto(board: Board, goal: Goal, run: Run, backward: bool = False) -> So
 def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, tally: Tally,
                widest: dict[str, int]) -> Solution:
     limit = run.limit
-    deadline = t0 + limit.seconds if limit.seconds else None
     plan = members(goal, run.order if isinstance(run.order, str) else None, backward)
     # a start with no vacancy has no dual (its complement is empty): forward members only
     dual_problem = dual(board, goal) if goal.finish is not None and board.vacancies() else None
@@ -183,23 +182,20 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
                     dropped.add(m)
                     continue
                 budget = None  # the width bounds a beam's work
-            if limit.nodes is not None:
-                left = limit.nodes - tally.nodes
-                if left <= 0:
-                    return _stopped(board, goal, run, tally, t0, Reason.NODE_LIMIT, widest)
-                budget = left if budget is None else min(budget, left)
-            seconds = None
-            if deadline is not None:
-                seconds = deadline - time.perf_counter()
-                if seconds <= 0:
-                    return _stopped(board, goal, run, tally, t0, Reason.TIME_LIMIT, widest)
+            left = limit.after(tally.nodes, time.perf_counter() - t0)  # the caller's limits bound all runs
+            if left is None:
+                ran_out = Reason.NODE_LIMIT if limit.nodes is not None and tally.nodes >= limit.nodes \
+                    else Reason.TIME_LIMIT
+                return _stopped(board, goal, run, tally, t0, ran_out, widest)
+            if left.nodes is not None:
+                budget = left.nodes if budget is None else min(budget, left.nodes)
             if run.progress:
                 run.progress(Progress(m.name, rnd, tally.runs, tally.nodes, time.perf_counter() - t0,
                                       tally.fewest_left))
             order = tuple(random.Random(RANDOM_SEED + rnd).sample(range(n_jumps), n_jumps)) \
                 if m.random_order else m.order
             member_run = replace(run, strategy=m.strategy, order=order, beam_width=width or run.beam_width,
-                                 limit=limit.replace(nodes=budget, seconds=seconds))
+                                 limit=left.replace(nodes=budget))
             if m.backward:
                 assert dual_problem is not None  # backward members are planned only with a dual problem
                 answer = from_dual(board, goal, member_run.search(*dual_problem))

@@ -53,14 +53,12 @@ class Run:
         if proof:  # a proof is stated for the problem as asked, not its dual
             stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
             return unsolved(board, goal, proof[0], stats, proof[1])
-        run = self
-        if self.limit.seconds is not None:
-            left = self.limit.seconds - (time.perf_counter() - t0)
-            if left <= 0:
-                stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
-                return unsolved(board, goal, Reason.TIME_LIMIT, stats,
-                                "the time limit ran out during the proofs, before any search; nothing proved")
-            run = replace(self, limit=self.limit.replace(seconds=left))
+        left = self.limit.after(0, time.perf_counter() - t0)
+        if left is None:
+            stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
+            return unsolved(board, goal, Reason.TIME_LIMIT, stats,
+                            "the time limit ran out during the proofs, before any search; nothing proved")
+        run = self if left is self.limit else replace(self, limit=left)
         if run.strategy == AUTO:
             from .portfolio import solve_auto  # the portfolio runs this class's searches
             return solve_auto(board, goal, run, backward)
