@@ -172,7 +172,9 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pa
 
     :raises PegsolverError: an unknown order, or an order that is no permutation of the jumps.
     """
-    functions = tuple(tuple(int(x) for x in w) for w in pagodas)
+    # pruning_set's tuples of ints are cache keys as they are; anything else is made one
+    functions = pagodas if isinstance(pagodas, tuple) and all(type(w) is tuple for w in pagodas) else \
+        tuple(tuple(int(x) for x in w) for w in pagodas)
     if isinstance(order, tuple) and len(order) > 0:  # random orders would only fill the cache
         fixed = _fixed_arrays.__wrapped__(shape, goal, strategy, functions, order, beam_width)
     else:
