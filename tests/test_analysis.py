@@ -189,6 +189,15 @@ def test_memory_and_time_limits_stop_cleanly():
     assert b.stopped == "time limit" and b.winning is None
 
 
+@pytest.mark.parametrize("mib", [9, 10, 11, 13])
+def test_a_small_budget_with_two_threads_stops_at_once(mib):
+    # These budgets once looped for ever: a stage capped less than a block above its size
+    # "grew" by nothing, so the level never merged. The run must stop at the budget.
+    a = analyse(find_variant("english").board(), memory_bytes=mib << 20, threads=2, seconds=30)
+    assert a.stopped == "memory limit" and "memory budget" in a.message
+    assert 5 < len(a.levels) < 23 and a.peak_bytes <= mib << 20
+
+
 @pytest.mark.parametrize("kwargs,match", [
     (dict(threads=3), "power of two"), (dict(threads=0), "power of two"),
     (dict(memory_bytes=10), "from 1 MiB"), (dict(memory_bytes=1 << 70), "from 1 MiB"),

@@ -117,11 +117,14 @@ class LevelRun:
 
     def grow_stage(self, st: Stage, nbytes: int) -> bool:
         # Enlarge a stage towards nbytes, within its cap and the budget.
+        # True only when the arena gained blocks: a cap less than a block above its size
+        # (sizes count the block links too) must merge, not retry
         nbytes = min(nbytes, self.stage_cap)
+        blocks = st.blocks
         if nbytes <= st.nbytes or nbytes - st.nbytes > self.room() or not st.grow(nbytes):
             return False
         self.note()
-        return True
+        return bool(st.blocks > blocks)
 
     def region_bits(self, expect: int, counted: bool) -> int:
         # regions of about the core's region size, as many as the stages' buckets allow
