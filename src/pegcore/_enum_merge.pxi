@@ -134,3 +134,43 @@ def insert(Level out, stages, int part):
     out.n += added
     out.overflow = over
     return bool(ok)
+
+
+def drain(Stage st):
+    """The staged children as arrays, bucket after bucket (not summed: the out-of-core merge
+    sums them): keys, low and high count words (shape (n,), uint64; the count words are
+    None for entries of 1 word, the high ones None for 2), and offsets (shape (buckets + 1,),
+    int64: bucket b is [offsets[b], offsets[b + 1])). The stage is left as it is."""
+    cdef int nb = 1 << st.bucket_bits, b, ew = st.entry_words, c
+    cdef int32_t x
+    cdef int64_t n = 0, nin
+    cdef uint64_t* e
+    offsets = np.zeros(nb + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    for b in range(nb):        # children per bucket: full blocks, then the last one's part
+        x = st.head[b]
+        while x >= 0:
+            nin = st.per_block if x != st.tail[b] else <int64_t>(st.wpos[b] - (st.arena + <size_t>x * BLOCK_WORDS)) // ew
+            n += nin
+            x = st.next_block[x]
+        off[b + 1] = n
+    keys = np.empty(n, dtype=np.uint64)
+    lo = np.empty(n if ew > 1 else 0, dtype=np.uint64)
+    hi = np.empty(n if ew > 2 else 0, dtype=np.uint64)
+    cdef uint64_t[::1] k = keys, l = lo, h = hi
+    cdef int64_t i = 0, j
+    with nogil:
+        for b in range(nb):
+            x = st.head[b]
+            while x >= 0:
+                e = st.arena + <size_t>x * BLOCK_WORDS
+                nin = st.per_block if x != st.tail[b] else <int64_t>(st.wpos[b] - e) // ew
+                for j in range(nin):
+                    k[i] = e[j * ew]
+                    if ew > 1:
+                        l[i] = e[j * ew + 1]
+                    if ew > 2:
+                        h[i] = e[j * ew + 2]
+                    i += 1
+                x = st.next_block[x]
+    return keys, lo if ew > 1 else None, hi if ew > 2 else None, offsets

@@ -26,6 +26,7 @@ cdef class Stage:
     cdef uint64_t* wend[BUCKETS]  # the end of its last block
     cdef public int bucket_bits
     cdef public int entry_words
+    cdef public int key_shift   # -1: buckets by hash; else by key >> key_shift (key ranges)
     cdef int per_block
 
     def __cinit__(self, size_t nbytes):
@@ -81,15 +82,20 @@ cdef class Stage:
         """Blocks in the arena."""
         return self.nblocks
 
-    def reset(self, int bucket_bits, int entry_words):
-        """Empty the stage, for 2**bucket_bits buckets of entries of ``entry_words`` words."""
+    def reset(self, int bucket_bits, int entry_words, int key_shift=-1):
+        """Empty the stage, for 2**bucket_bits buckets of entries of ``entry_words`` words:
+        by the top bits of a child's hash (key_shift -1), or by ``key >> key_shift`` (ranges
+        of keys, for levels stored sorted; keys must be below 2**(key_shift + bucket_bits))."""
         cdef int b
         if not 0 <= bucket_bits or (1 << bucket_bits) > BUCKETS or (1 << bucket_bits) * BUCKET_MIN_BLOCKS > self.nblocks:
             raise ValueError(f"{1 << bucket_bits} buckets for a stage of {self.nblocks} blocks")
         if entry_words not in (1, 2, 3):
             raise ValueError("entries are 1, 2 or 3 words")
+        if key_shift < -1 or key_shift + bucket_bits > 64:
+            raise ValueError(f"a key shift of {key_shift} for {1 << bucket_bits} buckets")
         self.bucket_bits = bucket_bits
         self.entry_words = entry_words
+        self.key_shift = key_shift
         self.per_block = (BLOCK_WORDS - 2) // entry_words   # room to write 3 words
         self.used = 0
         for b in range(1 << bucket_bits):

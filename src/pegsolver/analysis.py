@@ -16,6 +16,7 @@ durangobill.com/Peg33.html); triangle 5: 29,760 solutions from a corner vacancy.
 from __future__ import annotations
 
 import operator
+import os
 import time
 from collections.abc import Callable
 
@@ -30,8 +31,9 @@ from .engine.level_memory import (
     level_bounds,
     stage_bytes,
 )
-from .engine.levels import STOP_REASONS, LevelRun, count_levels, symmetry_group
+from .engine.levels import STOP_REASONS, LevelRun, Perm, count_levels, symmetry_group
 from .engine.limits import MIB, PIB, Limit, check_memory, check_seconds, check_threads
+from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
 from .model.geometry import Shape
@@ -66,7 +68,8 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
 def analyse(board: Board | str, finish: int | str | None = None, reduced: bool = True, threads: int | None = None,
             memory_bytes: int | None = None, seconds: float | None = None, keep_positions: bool = True,
             progress: Callable[[int, int], None] | None = None, force: bool = False,
-            limit: Limit | None = None) -> Analysis:
+            limit: Limit | None = None, spill: str | os.PathLike[str] | None = None, resume: bool = False,
+            workers: int | None = None, cluster: str | None = None) -> Analysis:
     """Enumerate every position reachable from ``board``'s pegs, level by level.
 
     :param board: the start (at most 64 holes), or a variant name for its standard start.
@@ -86,21 +89,26 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :param keep_positions: keep each level's positions (8 bytes each) for
         :meth:`Analysis.positions`; needed for the winning positions.
     :param progress: called as ``progress(k, positions)`` after each level.
-    :param force: kept for scripts; it changes nothing now. A run is no longer refused when
-        :func:`estimate_bytes` is over the budget (that bound is loose: the English board
-        peaks at a quarter of it, the French at a ninth): every run starts, and stops
-        cleanly before a level that cannot fit in the budget, with the levels finished.
+    :param spill: a directory for out-of-core levels (partitions stored compressed there,
+        the memory budget kept in RAM); also the run's checkpoint.
+    :param resume: continue the run stored in ``spill`` from its last finished level
+        (the same board, start, symmetries and pegsolver version; else SpillError).
+    :param workers: run the partitions on a Dask LocalCluster of this many worker
+        processes started here (one thread each; ``threads`` is then not used).
+    :param cluster: run them on the Dask scheduler at this address (``tcp://HOST:8786``).
+    :param force: kept for scripts; changes nothing: every run starts, whatever
+        :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
     :raises PegsolverError: bad threads, memory or seconds.
+    :raises SpillError: a spill directory that is not writable, or (to resume) holds no
+        run or another board's or version's.
+    :raises ClusterError: a cluster that does not answer, or bad ``workers``.
     :raises CoreMissingError: the compiled enumeration is not built.
     """
     board = resolve_board(board)
     shape = board.shape
-    if isinstance(finish, str):
-        finish = parse_hole(shape, finish)
-    elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):
-        finish = operator.index(finish)  # numpy integers too
+    finish = _finish_hole(shape, finish)
     most = enum_sizes().max_holes
     if shape.size > most:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
@@ -108,23 +116,25 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     start = board.pegs_mask
     if start == 0:
         raise GoalError("the start has no pegs")
-    if finish is not None and not (isinstance(finish, int) and not isinstance(finish, bool)
-                                   and 0 <= finish < shape.size):
-        raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
     limit = enum_limit(limit, threads, memory_bytes, seconds)
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
-    # Every run starts, whatever its up-front bound: the bound is loose (3 to 9 times the peak
-    # measured), and the run measures as it goes and stops cleanly before a level that cannot fit.
+    # every run starts: the bound is loose; the run stops cleanly before a level that cannot fit
     bound = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)
-    run = LevelRun(shape, group, threads, memory_bytes, t0 + limit.seconds if limit.seconds else None,
+    deadline = t0 + limit.seconds if limit.seconds else None
+    run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
                    stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap))
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
                       budget_bytes=memory_bytes)
-    count_levels(result, run, keep_positions, progress)
+    try:
+        count_levels(result, run, keep_positions, progress)
+    finally:
+        run.close()
+    result.level_stats = getattr(run, "level_stats", [])
+    result.disk_bytes = getattr(run, "disk_peak", 0)
     if finish is not None and not result.stopped:
         result.solutions = result.finishes.get(finish, 0)
     if result.stopped:  # partial sums would read as final figures
@@ -135,6 +145,36 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     if not result.stopped:
         result.message = f"complete: {len(result.levels)} levels, {result.total:,} positions"
     return result
+
+
+def _finish_hole(shape: Shape, finish: int | str | None) -> int | None:
+    # a hole by name or index (numpy integers too); GoalError for anything else
+    if isinstance(finish, str):
+        finish = parse_hole(shape, finish)
+    elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):
+        finish = operator.index(finish)
+    if finish is not None and not (isinstance(finish, int) and not isinstance(finish, bool)
+                                   and 0 <= finish < shape.size):
+        raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
+    return finish
+
+
+def make_run(shape: Shape, group: list[Perm], limit: Limit, deadline: float | None, keep_positions: bool,
+             spill: str | os.PathLike[str] | None, resume: bool, workers: int | None, cluster: str | None,
+             stage: int) -> LevelRun:
+    """The engine for a run: tables in memory (the default), partitions on disk (``spill``),
+    or partitions on a Dask cluster (``workers`` or ``cluster``)."""
+    assert limit.threads is not None and limit.memory_bytes is not None
+    if workers is not None or cluster is not None:
+        from .engine.cluster import DaskRun
+        return DaskRun(shape, group, limit.memory_bytes, deadline, workers=workers, address=cluster, spill=spill,
+                       resume=resume, keep_levels=keep_positions, board_name=shape.name)
+    if spill is not None:
+        return PartitionedRun(shape, group, limit.threads, limit.memory_bytes, deadline, spill=os.fspath(spill),
+                              resume=resume, keep_levels=keep_positions, board_name=shape.name)
+    if resume:
+        raise PegsolverError("resume needs the spill directory of the run to resume")
+    return LevelRun(shape, group, limit.threads, limit.memory_bytes, deadline, stage)
 
 
 class AnalysisStopped(PegsolverError):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from typing import Any
 
 from .. import analysis
 from ..engine import limits
@@ -74,6 +76,30 @@ def add_count_parser(sub: Subparsers) -> None:
     c.add_argument("--force", action="store_true",
                    help="kept for scripts; changes nothing: every run starts, and stops cleanly before a "
                         "level that cannot fit in the memory budget")
+    c.add_argument("--spill", metavar="DIR",
+                   help="out of core: keep each level as compressed partitions in DIR (also the checkpoint)")
+    c.add_argument("--resume", metavar="DIR", help="continue the run stored in DIR from its last finished level")
+    c.add_argument("--workers", type=int, metavar="N",
+                   help="run the partitions on a Dask LocalCluster of N worker processes started here")
+    c.add_argument("--cluster", metavar="ADDRESS",
+                   help="run the partitions on the Dask scheduler at ADDRESS (tcp://HOST:8786)")
+
+
+def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
+    """analyse()'s spill, resume, workers and cluster from --spill, --resume, --workers, --cluster."""
+    if args.spill and args.resume and args.spill != args.resume:
+        raise PegsolverError(f"--spill {args.spill} and --resume {args.resume} name two directories; "
+                             f"--resume DIR alone continues the run in DIR")
+    if args.workers is not None and args.cluster:
+        raise PegsolverError("--workers starts a cluster here and --cluster joins one: give one of them")
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise PegsolverError(f"--workers must be from 1 to 256, not {args.workers}")
+    if (args.workers is not None or args.cluster) and args.threads is not None:
+        raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
+    if args.table and (args.spill or args.resume or args.workers is not None or args.cluster):
+        raise PegsolverError("--table runs in memory; --spill, --resume, --workers and --cluster apply to one start")
+    return {"spill": args.resume or args.spill, "resume": bool(args.resume), "workers": args.workers,
+            "cluster": args.cluster}
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -86,6 +112,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
                   threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
+    place = where_to_run(args)
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
@@ -103,11 +130,15 @@ def cmd_count(args: argparse.Namespace) -> int:
         return EXIT_SOLVED
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
     with progress_bar("levels", board.peg_count) as bar:
+        last = [time.monotonic()]
+
         def progress(k: int, n: int) -> None:
+            now = time.monotonic()
+            rate, last[0] = n / max(now - last[0], 1e-9), now
             bar.advance()
-            bar.status(f"{n:,} positions after {k} jumps")
+            bar.status(f"{n:,} positions after {k} jumps, {rate:,.0f} a second")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
-                                  keep_positions=finish is not None, limit=limit, force=args.force)
+                                  keep_positions=finish is not None, limit=limit, force=args.force, **place)
     print(json.dumps(result.to_json(name)) if args.json else result.to_text(args.notation))
     if result.stopped is Reason.INTERRUPTED:
         return EXIT_INTERRUPTED

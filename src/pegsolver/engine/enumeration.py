@@ -66,6 +66,9 @@ class Analysis:
     peak_bytes: int = 0
     budget_bytes: int = 0
     bound_bytes: int = 0
+    #: out-of-core runs: per level, its partitions, positions, stored key and count bytes, seconds
+    level_stats: list[dict[str, Any]] = field(default_factory=list)
+    disk_bytes: int = 0
     stopped: Reason | None = None
     message: str = ""
     _positions: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
@@ -168,7 +171,24 @@ class Analysis:
             lines.append(f"complete games (played until no jump is left): {self.games:,}")
         lines.append(f"{self.message}; {self.seconds:.2f} s, {self.threads} thread(s), "
                      f"peak {self.peak_bytes / 2**20:,.0f} MiB of a budget of {size_text(self.budget_bytes)}")
+        lines += self.storage_lines()
         return "\n".join(lines)
+
+    def storage_lines(self) -> list[str]:
+        """Out-of-core runs: each level's partitions and stored bits a position (keys and
+        counts apart), and the most the spill directory held."""
+        stats = [s for s in self.level_stats if s["key_bytes"]]
+        if not stats:
+            return []
+        big = max(stats, key=lambda s: s["positions"])
+        rows = ["stored levels (partitions, bits a position for keys / counts): " + ", ".join(
+            f"{s['k']}: {s['parts']}, {8 * s['key_bytes'] / s['positions']:.2f} / "
+            f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
+        rows.append(f"largest level stored: {big['positions']:,} positions in {big['parts']} partitions, "
+                    f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
+                    f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; spill directory at most "
+                    f"{size_text(self.disk_bytes)}")
+        return rows
 
 
 class SolutionCounts(dict[tuple[Hole, Hole], int]):

@@ -35,7 +35,7 @@ Stage = Any     # E.Stage: one thread's buffer of children waiting to be merged
 Work = Any      # E.Work: one thread's counters while expanding a level
 Perm = tuple[Hole, ...]  # a board symmetry as a permutation of the holes
 
-STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED)
+STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED, Reason.DISK_FULL)
 
 
 class LevelStop(Exception):
@@ -96,6 +96,17 @@ class LevelRun:
         self.held = 0           # bytes of the levels kept
         self.peak = 0
         self.tables: list[Table] = []  # every table alive (both sets)
+
+    def close(self) -> None:
+        """Release what the run holds outside this process (nothing here)."""
+
+    def keep(self, level: LevelSet) -> Keys:
+        """A level's positions kept for the winning ones (sorted, in the budget)."""
+        return keep_level(self, level)
+
+    def loaded(self, kept: Keys) -> Keys:
+        """The sorted positions of a level kept by :meth:`keep`."""
+        return kept
 
     def canonical(self, mask: int) -> int:
         key: int = self.moves.canonical(mask)
@@ -292,13 +303,14 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
         for _, level, _ in run.levels(dual, False, depth):
             if level.n == 0:
                 break
-            back.append(keep_level(run, level))
+            back.append(run.keep(level))
     winning: list[Keys] = []
     for k in range(len(keys)):
         j = depth - k
         if j < len(back):
-            mask = run.E.complement_members(run.moves, keys[k], back[j])
-            winning.append(keys[k][mask])
+            forward = run.loaded(keys[k])
+            mask = run.E.complement_members(run.moves, forward, run.loaded(back[j]))
+            winning.append(forward[mask])
         else:
             winning.append(np.empty(0, dtype=np.uint64))
     result._winning = winning
@@ -346,7 +358,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
                 # the next level's total is what its parents passed on (no pass over its table)
                 sequences.append(level.total_count() if work is None else work.sequences)
                 if keep_positions:
-                    keys.append(keep_level(run, level))
+                    keys.append(run.keep(level))
                 result.levels.append(Level(k, start.bit_count() - k, level.n, 0, sequences[-1]))
                 if progress:
                     progress(k, level.n)

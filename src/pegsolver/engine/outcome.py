@@ -23,6 +23,7 @@ class Reason(StrEnum):
     MEMORY_LIMIT = "memory limit"
     BEAM = "beam"                      # a beam that cut a level ran empty: nothing proved
     INTERRUPTED = "interrupted"        # Ctrl-C
+    DISK_FULL = "disk full"            # an out-of-core run's spill directory filled up
 
     @property
     def proves_impossible(self) -> bool:

@@ -1,0 +1,199 @@
+"""The out-of-core levels (engine.partitioned) on a Dask distributed cluster: partitions are
+Dask futures held by the workers, each expansion and merge is a task running the compiled
+core there (engine.shards), and the children move between workers by Dask's own transfers.
+
+A worker lost mid-level costs nothing but time: Dask computes its tasks again from their
+inputs (the scheduler keeps the lineage of every partition held), so the totals are the
+same. ``workers=N`` starts a LocalCluster of N processes here; ``address`` joins a running
+scheduler (``dask scheduler`` and ``dask worker``, or dask-jobqueue on SLURM or PBS).
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import operator
+import time
+from typing import Any
+
+import numpy as np
+
+from ..errors import PegsolverError
+from ..model.geometry import Shape
+from .levels import LevelStop, Perm
+from .limits import size_text
+from .outcome import Reason
+from .partition import decode, encode
+from .partitioned import PartitionedRun, _total
+from .shards import BoardSpec, StepWork, expand_partition, merge_runs, run_piece, run_shards
+from .spill import MemoryStore
+
+CONNECT_SECONDS = 10
+
+
+class ClusterError(PegsolverError):
+    """A cluster that cannot be used: Dask missing, or no scheduler at the address."""
+
+
+def _expand_task(spec: BoardSpec, data: bytes, counted: bool, shard_bits: int,
+                 stage: int) -> tuple[list[bytes], StepWork]:
+    runs: list[bytes] = []
+    work = expand_partition(spec, decode(data), counted, shard_bits, stage, runs.append)
+    return runs, work
+
+
+def _sizes_task(out: tuple[list[bytes], StepWork]) -> tuple[Any, StepWork]:
+    sizes = None
+    for r in out[0]:
+        d = np.diff(run_shards(r))
+        sizes = d if sizes is None else sizes + d
+    return sizes, out[1]
+
+
+def _slice_task(out: tuple[list[bytes], StepWork], a: int, b: int) -> list[tuple[Any, Any, Any]]:
+    # copies: the pieces travel to the merging worker without the rest of their runs
+    pieces: list[tuple[Any, Any, Any]] = []
+    for r in out[0]:
+        keys, lo, hi = run_piece(r, a, b)
+        pieces.append((keys.copy(), None if lo is None else lo.copy(), None if hi is None else hi.copy()))
+    return pieces
+
+
+def _merge_task(slices: list[list[tuple[Any, Any, Any]]], counted: bool, cap: int) -> tuple[bytes, tuple[int, ...]]:
+    piece, peak = merge_runs((p for s in slices for p in s), counted, cap)
+    enc = encode(*piece)
+    return enc.data, (enc.positions, _total(piece), enc.key_bytes, enc.count_bytes, peak)
+
+
+class FutureStore(MemoryStore):
+    """Partitions as futures on the cluster's workers."""
+
+    def __init__(self, client: Any) -> None:
+        super().__init__()
+        self.client = client
+        self.futures: dict[tuple[int, int], Any] = {}
+
+    def put_part(self, k: int, i: int, data: Any) -> None:
+        self.futures[k, i] = data if not isinstance(data, bytes) else self.client.submit(bytes, data, pure=False)
+
+    def get_part(self, k: int, i: int) -> bytes:
+        data: bytes = self.futures[k, i].result()
+        return data
+
+    def drop_level(self, k: int) -> None:
+        for key in [key for key in self.futures if key[0] == k]:
+            del self.futures[key]
+
+
+class DaskRun(PartitionedRun):
+    """Out-of-core levels on Dask: ``workers`` processes started here, or the scheduler at
+    ``address``; the memory budget is shared by the workers."""
+
+    def __init__(self, shape: Shape, group: list[Perm], budget: int, deadline: float | None,
+                 workers: int | None = None, address: str | None = None, spill: Any = None, resume: bool = False,
+                 keep_levels: bool = False, board_name: str = "") -> None:
+        if spill is not None or resume:
+            raise ClusterError("a cluster keeps the partitions in its workers' memory: --spill and --resume "
+                               "apply to runs on this machine")
+        self.client, self.local = connect(workers, address)
+        n = max(len(self.client.scheduler_info().get("workers", {})), 1)
+        threads = 1 << (n.bit_length() - 1)
+        super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name)
+        self.nworkers = n
+        self.stores: list[FutureStore] = []
+        self._outs: list[Any] = []
+
+    def close(self) -> None:
+        for store in self.stores:  # let go of the partitions before the workers stop
+            store.futures.clear()
+        self._outs = []
+        if self.local is not None:   # ours: stop scheduler and workers together, quietly
+            quiet = logging.getLogger("distributed")
+            level = quiet.level
+            quiet.setLevel(logging.CRITICAL)
+            try:
+                self.client.shutdown()
+                self.local.close()
+            finally:
+                quiet.setLevel(level)
+        else:                        # someone else's cluster: leave it running
+            self.client.close()
+
+    def open_store(self, start: int, counted: bool) -> MemoryStore:
+        store = FutureStore(self.client)
+        self.stores.append(store)
+        return store
+
+    def _wait(self, futures: list[Any]) -> list[Any]:
+        wait = _dask().wait
+        while True:
+            timeout = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+            try:
+                wait(futures, timeout=1.0 if timeout is None else min(timeout, 1.0))
+            except TimeoutError:
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    self.client.cancel(futures)
+                    raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit") from None
+                continue
+            try:
+                return list(self.client.gather(futures))
+            except MemoryError as e:
+                raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
+                                f"too small for one partition ({e}); give more memory") from None
+
+    def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
+                   stage: int) -> StepWork:
+        assert isinstance(store, FutureStore)
+        c = self.client
+        self._outs = [c.submit(_expand_task, self.spec, store.futures[k, i], counted, shard_bits, stage, pure=False)
+                      for i in range(parts)]
+        metas = self._wait([c.submit(_sizes_task, f, pure=False) for f in self._outs])
+        self._sizes = None
+        work = StepWork()
+        for sizes, w in metas:
+            work.add(w)
+            if sizes is not None:
+                self._sizes = sizes if self._sizes is None else self._sizes + sizes
+        return work
+
+    def shard_sizes(self, store: MemoryStore, k: int) -> Any:
+        return self._sizes
+
+    def merge_all(self, store: MemoryStore, k: int, groups: list[tuple[int, int]], counted: bool,
+                  cap: int) -> list[tuple[int, int, int, int, int]]:
+        assert isinstance(store, FutureStore)
+        c = self.client
+        merged = []
+        for a, b in groups:
+            slices = [c.submit(_slice_task, f, a, b, pure=False) for f in self._outs]
+            merged.append(c.submit(_merge_task, slices, counted, cap, pure=False))
+        stats = self._wait([c.submit(operator.itemgetter(1), m, pure=False) for m in merged])
+        for j, m in enumerate(merged):
+            store.put_part(k, j, c.submit(operator.itemgetter(0), m, pure=False))
+        self._outs = []
+        return [tuple(s) for s in stats]
+
+
+def _dask() -> Any:
+    # Dask distributed, typed as Any: it ships no type hints for its client API
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise ClusterError("--workers and --cluster need Dask: pip install 'pegsolver[cluster]'") from None
+
+
+def connect(workers: int | None, address: str | None) -> tuple[Any, Any]:
+    """A Dask client: of a LocalCluster of ``workers`` processes (one thread each) started
+    here, or of the scheduler at ``address``.
+
+    :raises ClusterError: Dask is not installed, or no scheduler answers within 10 s.
+    """
+    dask = _dask()
+    Client, LocalCluster = dask.Client, dask.LocalCluster
+    if address is not None:
+        try:
+            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): {e}") from None
+    cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)
+    return Client(cluster), cluster

@@ -1,0 +1,243 @@
+"""Level-by-level enumeration with each level cut into partitions kept compressed in memory
+or on disk (delayed duplicate detection: Korf, AAAI 2004), for levels past the memory of
+the in-memory tables (engine.levels).
+
+A level is a list of partitions, each a sorted array of keys and counts in the stored form
+of engine.partition. Level k+1 is made in two steps (engine.shards): every partition of
+level k is expanded into runs of children cut into shards; then consecutive shards are
+grouped into partitions small enough for the memory budget, and each is merged from its
+pieces of every run. Threads run the steps here; engine.cluster runs them on Dask.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..model.geometry import Shape
+from .levels import LevelRun, LevelSet, LevelStop, Perm, Totals
+from .limits import size_text
+from .outcome import Reason
+from .partition import decode, encode
+from .shards import EXPAND_BYTES, MERGE_BYTES, BoardSpec, StepWork, expand_partition, merge_runs, run_piece, run_shards
+from .spill import MemoryStore, SpillError, open_spill, package_version
+
+MAX_SHARD_BITS = 12          # the core's stage takes 4096 buckets at most
+STAGE_MOST = 64 << 20        # a thread's stage: more only makes the runs fewer
+BLOCK = 4096
+
+
+class StoredLevel(LevelSet):
+    """A level whose partitions are stored: read as one when asked (the last level's finishes,
+    positions kept for the winning ones)."""
+
+    def __init__(self, store: MemoryStore, k: int, parts: int, n: int, total: int) -> None:
+        self.store, self.k, self.parts, self.n, self.total = store, k, parts, n, total
+
+    def total_count(self) -> int:
+        return self.total
+
+    def _pieces(self) -> list[tuple[Any, Any, Any]]:
+        return [decode(self.store.get_part(self.k, i)) for i in range(self.parts)]
+
+    def keys_array(self) -> Any:
+        return np.concatenate([p[0] for p in self._pieces()] or [np.empty(0, np.uint64)])
+
+    def counts_arrays(self) -> Any:
+        pieces = self._pieces()
+        lo = np.concatenate([p[1] if p[1] is not None else np.ones(len(p[0]), np.uint64) for p in pieces])
+        hi = np.concatenate([p[2] if p[2] is not None else np.zeros(len(p[0]), np.uint64) for p in pieces])
+        return lo, hi
+
+
+class PartitionedRun(LevelRun):
+    """Out-of-core levels: partitions in ``spill`` (a directory; None: memory), threads of
+    this process expanding and merging them. Stops as LevelRun does, and with
+    Reason.DISK_FULL when the spill directory fills up."""
+
+    def __init__(self, shape: Shape, group: list[Perm], threads: int, budget: int, deadline: float | None,
+                 spill: str | None = None, resume: bool = False, keep_levels: bool = False,
+                 board_name: str = "") -> None:
+        super().__init__(shape, group, threads, budget, deadline, 1 << 20)
+        perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
+        jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+        self.spec = BoardSpec(jumps.tobytes(), perms.tobytes(), shape.size)
+        self.spill, self.resume, self.keep_levels = spill, resume, keep_levels
+        self.board_name = board_name or shape.name
+        self.level_stats: list[dict[str, Any]] = []   # per level: partitions, bytes stored, seconds
+        self.disk_peak = 0
+
+    def keep(self, level: LevelSet) -> Any:
+        # the level stays stored (keep_levels): read again when the winning ones are counted
+        return level
+
+    def loaded(self, kept: Any) -> Any:
+        return np.sort(kept.keys_array()) if isinstance(kept, StoredLevel) else kept
+
+    # -- what differs between threads and a cluster: the two steps over all partitions
+    def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
+                   stage: int) -> StepWork:
+        def one(i: int) -> StepWork:
+            names = iter(range(1 << 30))
+            return expand_partition(self.spec, decode(store.get_part(k, i)), counted, shard_bits, stage,
+                                    lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data))
+        return _sum(self._map(one, range(parts)))
+
+    def merge_all(self, store: MemoryStore, k: int, groups: list[tuple[int, int]], counted: bool,
+                  cap: int) -> list[tuple[int, int, int, int, int]]:
+        runs = store.run_list(k)
+
+        def one(j: int) -> tuple[int, int, int, int, int]:
+            a, b = groups[j]
+            piece, peak = merge_runs((run_piece(r, a, b) for r in runs), counted, cap)
+            enc = encode(*piece)
+            store.put_part(k, j, enc.data)
+            total = _total(piece)
+            return enc.positions, total, enc.key_bytes, enc.count_bytes, peak
+        return self._map(one, range(len(groups)))
+
+    def shard_sizes(self, store: MemoryStore, k: int) -> Any:
+        sizes: Any = None
+        for r in store.run_list(k):
+            d = np.diff(run_shards(r))
+            sizes = d if sizes is None else sizes + d
+        return sizes
+
+    def _map(self, f: Callable[[int], Any], items: range) -> list[Any]:
+        if self.threads == 1 or len(items) == 1:
+            return [self._checked(f, i) for i in items]
+        with ThreadPoolExecutor(self.threads) as pool:
+            return list(pool.map(lambda i: self._checked(f, i), items))
+
+    def _checked(self, f: Callable[[int], Any], i: int) -> Any:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+        try:
+            return f(i)
+        except MemoryError as e:
+            raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is too "
+                            f"small for one partition ({e}); give more memory") from None
+        except SpillError as e:
+            raise LevelStop(Reason.DISK_FULL, f"stopped: {e}") from None
+
+    # -- the level loop
+    def open_store(self, start: int, counted: bool) -> MemoryStore:
+        if self.spill is None:
+            return MemoryStore()
+        identity = {"pegsolver": package_version(), "board": self.board_name, "holes": self.shape.size,
+                    "jumps": len(self.shape.jumps), "start": start, "counted": counted,
+                    "symmetries": len(self.group)}
+        name = f"{'forward' if counted else 'backward'}_{start:x}"
+        return open_spill(self.spill, name, identity, self.resume)
+
+    def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
+        store = self.open_store(start, counted)
+        record = store.finished()
+        if record:
+            k, parts, n, total = yield from self._replay(store, record)
+        else:
+            key = self.canonical(start)
+            store.put_part(0, 0, encode(np.array([key], np.uint64), *((np.ones(1, np.uint64),) if counted
+                                                                        else ())).data)
+            k, parts, n, total = 0, 1, 1, 1
+            self._finish(store, k, parts, n, total, None, 0.0)
+            yield 0, StoredLevel(store, 0, 1, 1, 1), None
+        growth = 4.0
+        while k < depth and n:
+            t0 = time.monotonic()
+            store.drop_runs(k + 1)    # what a killed run left of the level it was making
+            store.drop_level(k + 1)
+            share = self.budget // self.threads
+            entries = int(n * max(growth, 1.0) * self.per_parent)
+            # shards: enough for partitions of a quarter of a thread's share, as many as its
+            # stage can hold (4 blocks each) in half of that share
+            most = min(MAX_SHARD_BITS, max(0, (share // 2 // (4 * BLOCK)).bit_length() - 1))
+            shard_bits = min(most, max(2 * self.threads.bit_length(),
+                                       (entries * MERGE_BYTES * 4 // max(share, 1)).bit_length()))
+            stage = min(STAGE_MOST, max(share // 4, BLOCK * (4 << shard_bits) + BLOCK * 2 * len(self.shape.jumps)))
+            if stage + EXPAND_BYTES * (n // max(parts, 1)) > share:
+                raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
+                                f"too small for one partition of level {k}; give more memory")
+            work = self.expand_all(store, k, parts, counted, shard_bits, stage)
+            if work.overflow:
+                raise LevelStop(Reason.MEMORY_LIMIT, "a solution count passed 2**128; the board is too large")
+            groups = _groups(self.shard_sizes(store, k + 1), max(share - stage, share // 2) // MERGE_BYTES)
+            made = self.merge_all(store, k + 1, groups, counted, share)
+            self.peak = max(self.peak, work.peak_bytes * self.threads, max((m[4] for m in made), default=0))
+            self.per_parent = max(work.children / max(work.nodes, 1), 1.0)
+            new_n = sum(m[0] for m in made)
+            growth = new_n / max(n, 1)
+            k, parts, n, total = k + 1, len(groups), new_n, sum(m[1] for m in made)
+            self._finish(store, k, parts, n, total, work, time.monotonic() - t0, made)
+            yield k, StoredLevel(store, k, parts, n, total), _totals(work)
+            if not self.keep_levels:
+                store.drop_level(k - 1)
+
+    def _finish(self, store: MemoryStore, k: int, parts: int, n: int, total: int, work: StepWork | None,
+                seconds: float, made: list[tuple[int, int, int, int, int]] | None = None) -> None:
+        key_bytes = sum(m[2] for m in made) if made else 0
+        count_bytes = sum(m[3] for m in made) if made else 0
+        stats = {"k": k, "parts": parts, "positions": n, "total": str(total), "seconds": round(seconds, 3),
+                 "key_bytes": key_bytes, "count_bytes": count_bytes,
+                 "dead_ends": work.dead_ends if work else 0, "games": str(work.games) if work else "0",
+                 "nodes": work.nodes if work else 0}
+        self.level_stats.append(stats)
+        self.disk_peak = max(self.disk_peak, store.disk_bytes())
+        store.drop_runs(k)   # a level merged: its runs are no longer needed
+        store.finish_level({"levels": self.level_stats})
+
+    def _replay(self, store: MemoryStore, record: dict[str, Any]
+                ) -> Generator[tuple[int, LevelSet, Totals | None], None, tuple[int, int, int, int]]:
+        # Levels a spill directory finished before: their figures again, the last one's partitions.
+        stats: list[dict[str, Any]] = record["levels"]
+        self.level_stats = list(stats)
+        for s in stats:
+            k, parts, n, total = s["k"], s["parts"], s["positions"], int(s["total"])
+            work = None if k == 0 else StepWork(nodes=s["nodes"], dead_ends=s["dead_ends"], games=int(s["games"]),
+                                                sequences=total)
+            yield k, StoredLevel(store, k, parts, n, total), _totals(work) if work else None
+        return k, parts, n, total
+
+
+def _total(piece: tuple[Any, Any, Any]) -> int:
+    # the sum of a partition's counts, exact: 32-bit halves summed in uint64 (n < 2**32)
+    keys, lo, hi = piece
+    if lo is None:
+        return len(keys)
+    low = int(np.sum(lo & np.uint64(0xFFFFFFFF), dtype=np.uint64))
+    high = int(np.sum(lo >> np.uint64(32), dtype=np.uint64))
+    top = 0 if hi is None else int(np.sum(hi & np.uint64(0xFFFFFFFF), dtype=np.uint64)) + \
+        (int(np.sum(hi >> np.uint64(32), dtype=np.uint64)) << 32)
+    return low + (high << 32) + (top << 64)
+
+
+def _groups(sizes: Any, cap: int) -> list[tuple[int, int]]:
+    # consecutive shards whose children add up to at most cap (a shard alone may pass it)
+    groups: list[tuple[int, int]] = []
+    if sizes is None:
+        return [(0, 1)]
+    a, acc = 0, 0
+    for s, size in enumerate(sizes.tolist()):
+        if acc and acc + size > cap:
+            groups.append((a, s))
+            a, acc = s, 0
+        acc += size
+    groups.append((a, len(sizes)))
+    return groups
+
+
+def _sum(works: list[StepWork]) -> StepWork:
+    out = StepWork()
+    for w in works:
+        out.add(w)
+    return out
+
+
+def _totals(w: StepWork) -> Totals:
+    t = Totals([])
+    t.dead_ends, t.games, t.sequences = w.dead_ends, w.games, w.sequences
+    return t
+

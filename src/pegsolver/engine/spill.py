@@ -1,0 +1,183 @@
+"""Where the partitions of an out-of-core run live: in memory, or in a spill directory that
+is also the run's checkpoint.
+
+A spill directory holds one folder per enumeration of the run (the forward levels, and
+the backward levels of a finish), each with ``run.json``: what the enumeration is (board,
+start, symmetries, counted or not, this format's version) and the levels finished, with
+their figures. A level's partitions are files ``level_K/part_I.pegp`` (engine.partition's
+stored form); the children of the level being built are ``runs_K/*.pegr`` until merged.
+Only the last finished level is kept; a run resumed from the directory starts there.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import PegsolverError
+
+FORMAT = 1
+
+
+class SpillError(PegsolverError):
+    """A spill directory that cannot be used: unwritable, full, or holding another run."""
+
+
+class MemoryStore:
+    """Partitions and runs held in this process's memory (encoded), for runs without a
+    spill directory."""
+
+    def __init__(self) -> None:
+        self.parts: dict[tuple[int, int], bytes] = {}
+        self.runs: dict[int, list[bytes]] = {}
+
+    def put_part(self, k: int, i: int, data: bytes) -> None:
+        self.parts[k, i] = data
+
+    def get_part(self, k: int, i: int) -> bytes:
+        return self.parts[k, i]
+
+    def put_run(self, k: int, name: str, data: bytes) -> None:
+        self.runs.setdefault(k, []).append(data)
+
+    def run_list(self, k: int) -> list[Any]:
+        return list(self.runs.get(k, []))
+
+    def drop_level(self, k: int) -> None:
+        for key in [key for key in self.parts if key[0] == k]:
+            del self.parts[key]
+
+    def drop_runs(self, k: int) -> None:
+        self.runs.pop(k, None)
+
+    def disk_bytes(self) -> int:
+        return 0
+
+    def memory_bytes(self) -> int:
+        return sum(len(d) for d in self.parts.values()) + sum(len(r) for rs in self.runs.values() for r in rs)
+
+    def finished(self) -> dict[str, Any] | None:
+        return None
+
+    def finish_level(self, record: dict[str, Any]) -> None:
+        pass
+
+
+class DirStore(MemoryStore):
+    """Partitions and runs as files of ``root`` (see the module's doc)."""
+
+    def __init__(self, root: Path, identity: dict[str, Any], resume: bool) -> None:
+        super().__init__()
+        self.root, self.identity = root, identity
+        self.manifest = root / "run.json"
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            probe = root / ".write-test"
+            probe.write_bytes(b"ok")
+            probe.unlink()
+        except OSError as e:
+            raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+        self.record: dict[str, Any] | None = None
+        if self.manifest.exists():
+            self.record = self._read(resume)
+        else:
+            self._forget()
+
+    def _read(self, resume: bool) -> dict[str, Any]:
+        try:
+            record: dict[str, Any] = json.loads(self.manifest.read_text())
+        except (OSError, ValueError) as e:
+            raise SpillError(f"{str(self.manifest)!r} is not a readable run record: {e}") from None
+        if not resume:
+            raise SpillError(f"the spill directory {str(self.root.parent)!r} holds a run already: resume it "
+                             f"with --resume, or give an empty directory")
+        theirs = record.get("identity", {})
+        for key, ours in self.identity.items():
+            if theirs.get(key) != ours:
+                raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with {key} "
+                                 f"{theirs.get(key)!r}, not {ours!r}: it cannot be resumed by this run")
+        return record
+
+    def _forget(self) -> None:
+        # a fresh enumeration: no levels or runs of an earlier one
+        for child in self.root.iterdir():
+            if child.is_dir() and child.name.startswith(("level_", "runs_")):
+                shutil.rmtree(child)
+
+    def _write(self, path: Path, data: bytes) -> None:
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            if e.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise SpillError(f"the spill directory {str(self.root.parent)!r} is full") from None
+            raise SpillError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+
+    def put_part(self, k: int, i: int, data: bytes) -> None:
+        self._write(self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp", data)
+
+    def get_part(self, k: int, i: int) -> bytes:
+        return (self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp").read_bytes()
+
+    def put_run(self, k: int, name: str, data: bytes) -> None:
+        self._write(self.root / f"runs_{k:03d}" / f"{name}.pegr", data)
+
+    def run_list(self, k: int) -> list[Any]:
+        folder = self.root / f"runs_{k:03d}"
+        files = sorted(folder.glob("*.pegr")) if folder.exists() else []
+        return [np.memmap(f, dtype=np.uint8, mode="r") for f in files if f.stat().st_size]
+
+    def drop_level(self, k: int) -> None:
+        shutil.rmtree(self.root / f"level_{k:03d}", ignore_errors=True)
+
+    def drop_runs(self, k: int) -> None:
+        shutil.rmtree(self.root / f"runs_{k:03d}", ignore_errors=True)
+
+    def disk_bytes(self) -> int:
+        return sum(f.stat().st_size for f in self.root.rglob("*") if f.is_file())
+
+    def memory_bytes(self) -> int:
+        return 0
+
+    def finished(self) -> dict[str, Any] | None:
+        return self.record
+
+    def finish_level(self, record: dict[str, Any]) -> None:
+        """Record a finished level (its files are written): the checkpoint a resumed run
+        starts from."""
+        self.record = {"format": FORMAT, "identity": self.identity, **record}
+        self._write(self.manifest, json.dumps(self.record, indent=1).encode())
+
+
+def package_version() -> str:
+    """This pegsolver's version, as installed ("source" when run from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("pegsolver")
+    except PackageNotFoundError:
+        return "source"
+
+
+def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str, Any], resume: bool) -> DirStore:
+    """The store of one enumeration ``name`` in the spill ``directory``.
+
+    :raises SpillError: the directory is not writable, holds a run of another board or
+        version, or holds a run while ``resume`` is False.
+    """
+    root = Path(directory)
+    identity = {**identity, "format": FORMAT}
+    if resume and identity.get("counted") and not (root / name / "run.json").exists():
+        # the forward levels must be there to resume; say whose run is there instead
+        for other in sorted(root.glob("*/run.json")):
+            DirStore(other.parent, identity, resume=True)   # raises, naming what differs
+        raise SpillError(f"nothing to resume in {str(root)!r}: it holds no run record")
+    return DirStore(root / name, identity, resume)

@@ -1,0 +1,158 @@
+"""Issue 14: the same figures in every place a count runs: in memory, out of core (partitions
+on disk, a budget small enough to force many), and on a Dask LocalCluster of 2 workers;
+checkpoints resumed to the same totals; clear errors for spill directories and clusters."""
+from __future__ import annotations
+
+import errno
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pegsolver.analysis import analyse
+from pegsolver.apps.cli import main
+from pegsolver.engine import spill as spill_module
+from pegsolver.engine.cluster import ClusterError
+from pegsolver.engine.spill import SpillError
+
+# Published English figures (Bell's English pages; OEIS A112737 for the positions): from the
+# centre, 23,475,688 positions (symmetry classes), 1,679,072 winning, and
+# 40,861,647,040,079,968 solutions back to the centre.
+ENGLISH = dict(total=23_475_688, winning=1_679_072, solutions=40_861_647_040_079_968)
+MIB = 1 << 20
+
+
+def figures(a):
+    return ([(lv.positions, lv.dead_ends, lv.sequences, lv.winning) for lv in a.levels],
+            a.games, a.finishes, a.solutions, a.winning)
+
+
+@pytest.fixture(scope="module")
+def triangle7_in_memory():
+    return analyse("triangle7")
+
+
+@pytest.fixture(scope="module")
+def english_in_memory():
+    a = analyse("english", finish="d4")
+    assert (a.total, a.winning, a.solutions) == tuple(ENGLISH.values())
+    return a
+
+
+def test_english_out_of_core_matches_in_memory_with_many_partitions(english_in_memory, tmp_path):
+    a = analyse("english", finish="d4", spill=tmp_path, memory_bytes=64 * MIB, threads=2)
+    assert not a.stopped, a.message
+    assert figures(a) == figures(english_in_memory)
+    assert max(s["parts"] for s in a.level_stats) >= 50     # the budget forced many partitions
+    assert a.disk_bytes > 0 and "stored levels" in a.to_text()
+
+
+@pytest.mark.parametrize("board,vacant", [("triangle5", "4"), ("triangle6", "5"), ("triangle7", None)])
+def test_triangles_out_of_core_and_on_two_workers(board, vacant, tmp_path):
+    from pegsolver.model.variants import find_variant
+    b = find_variant(board).board()
+    if vacant:
+        b = b.with_vacant(vacant)
+    ref = analyse(b)
+    disk = analyse(b, spill=tmp_path / "disk", memory_bytes=16 * MIB, threads=2)
+    assert figures(disk) == figures(ref)
+    if board == "triangle6":
+        dask = analyse(b, workers=2, memory_bytes=64 * MIB)
+        assert figures(dask) == figures(ref)
+
+
+def test_english_on_a_dask_local_cluster_of_two_workers(english_in_memory):
+    a = analyse("english", finish="d4", workers=2, memory_bytes=1024 * MIB)
+    assert not a.stopped, a.message
+    assert figures(a) == figures(english_in_memory)
+
+
+def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triangle7_in_memory):
+    ref = triangle7_in_memory
+
+    def stop_at_12(k, n):
+        if k == 12:
+            raise KeyboardInterrupt  # what Ctrl-C does, after level 12 is stored
+    first = analyse("triangle7", spill=tmp_path, memory_bytes=128 * MIB, threads=2, progress=stop_at_12)
+    assert first.stopped == "interrupted" and len(first.levels) == 13  # levels 0..12
+    resumed = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB, threads=2)
+    assert not resumed.stopped and figures(resumed) == figures(ref)
+
+
+def test_a_killed_run_resumes_from_its_last_stored_level(tmp_path, triangle7_in_memory):
+    # kill -9 in the middle of a level: the levels stored before it stand, the rest is redone
+    code = ("from pegsolver.analysis import analyse\nimport sys\n"
+            f"analyse('triangle7', spill={str(tmp_path)!r}, memory_bytes=128 << 20, threads=2,"
+            " progress=lambda k, n: print(k, flush=True))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if int(line) >= 15:
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.wait()
+    resumed = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB)
+    assert figures(resumed) == figures(triangle7_in_memory)
+
+
+def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
+    analyse("triangle5", spill=tmp_path / "t5", memory_bytes=16 * MIB)
+    with pytest.raises(SpillError, match="holds a run with board 'triangle5', not 'triangle6'"):
+        analyse("triangle6", spill=tmp_path / "t5", resume=True)
+    with pytest.raises(SpillError, match="nothing to resume"):
+        analyse("triangle5", spill=tmp_path / "empty", resume=True)
+    with pytest.raises(SpillError, match="holds a run already"):
+        analyse("triangle5", spill=tmp_path / "t5")
+
+
+def test_an_unwritable_spill_directory_is_refused(tmp_path):
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    with pytest.raises(SpillError, match="not writable"):
+        analyse("triangle5", spill=afile / "spill")
+
+
+def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path, monkeypatch):
+    real = spill_module.DirStore._write
+    calls = []
+
+    def filling(self, path, data):
+        calls.append(path)
+        if len(calls) > 40:
+            raise SpillError(f"the spill directory {str(self.root.parent)!r} is full") from OSError(errno.ENOSPC, "")
+        real(self, path, data)
+    monkeypatch.setattr(spill_module.DirStore, "_write", filling)
+    a = analyse("triangle7", spill=tmp_path, memory_bytes=32 * MIB, threads=1)
+    assert a.stopped == "disk full" and "is full" in a.message and 3 < len(a.levels) < 26
+
+
+def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):
+    a = analyse("english", spill=tmp_path, memory_bytes=MIB, threads=1, seconds=60)
+    assert a.stopped == "memory limit" and "too small for one partition" in a.message
+
+
+def test_a_cluster_that_does_not_answer_is_a_clear_error():
+    t0 = time.monotonic()
+    with pytest.raises(ClusterError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"):
+        analyse("triangle5", cluster="tcp://127.0.0.1:9")
+    assert time.monotonic() - t0 < 30
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--workers", "0"], "--workers must be from 1"),
+    (["--workers", "2", "--cluster", "tcp://x:1"], "give one of them"),
+    (["--workers", "2", "--threads", "2"], "--threads applies"),
+    (["--spill", "a", "--resume", "b"], "two directories"),
+    (["--table", "--spill", "a"], "--table runs in memory"),
+])
+def test_bad_cli_combinations(argv, match, capsys):
+    assert main(["count", "triangle5", *argv]) == 2
+    assert match in capsys.readouterr().err
+
+
+def test_cli_spill_prints_the_stored_sizes(tmp_path, capsys):
+    assert main(["count", "triangle6", "--spill", str(tmp_path), "--memory-gb", "0.03"]) == 0
+    out = capsys.readouterr().out
+    assert "stored levels" in out and "bits a position for keys" in out
