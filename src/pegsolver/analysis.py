@@ -69,7 +69,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
             memory_bytes: int | None = None, seconds: float | None = None, keep_positions: bool = True,
             progress: Callable[[int, int], None] | None = None, force: bool = False,
             limit: Limit | None = None, spill: str | os.PathLike[str] | None = None, resume: bool = False,
-            workers: int | None = None, cluster: str | None = None) -> Analysis:
+            workers: int | None = None, cluster: str | None = None, positions_only: bool = False) -> Analysis:
     """Enumerate every position reachable from ``board``'s pegs, level by level.
 
     :param board: the start (at most 64 holes), or a variant name for its standard start.
@@ -96,6 +96,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :param workers: run the partitions on a Dask LocalCluster of this many worker
         processes started here (one thread each; ``threads`` is then not used).
     :param cluster: run them on the Dask scheduler at this address (``tcp://HOST:8786``).
+    :param positions_only: keep no counts (8 bytes a position instead of 16 to 24 in
+        memory; no count section on disk): levels and dead ends only, no solutions or games.
+        Not with a finish.
     :param force: kept for scripts; changes nothing: every run starts, whatever
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
@@ -127,8 +130,11 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     deadline = t0 + limit.seconds if limit.seconds else None
     run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
                    stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap))
+    if positions_only and finish is not None:
+        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
+                             "(--positions-only), not both")
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
-                      budget_bytes=memory_bytes)
+                      budget_bytes=memory_bytes, positions_only=positions_only)
     try:
         count_levels(result, run, keep_positions, progress)
     finally:

@@ -76,6 +76,8 @@ def add_count_parser(sub: Subparsers) -> None:
     c.add_argument("--force", action="store_true",
                    help="kept for scripts; changes nothing: every run starts, and stops cleanly before a "
                         "level that cannot fit in the memory budget")
+    c.add_argument("--positions-only", action="store_true",
+                   help="keep no counts (half the memory and disk): positions and dead ends, no solutions")
     c.add_argument("--spill", metavar="DIR",
                    help="out of core: keep each level as compressed partitions in DIR (also the checkpoint)")
     c.add_argument("--resume", metavar="DIR", help="continue the run stored in DIR from its last finished level")
@@ -99,7 +101,7 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
     if args.table and (args.spill or args.resume or args.workers is not None or args.cluster):
         raise PegsolverError("--table runs in memory; --spill, --resume, --workers and --cluster apply to one start")
     return {"spill": args.resume or args.spill, "resume": bool(args.resume), "workers": args.workers,
-            "cluster": args.cluster}
+            "cluster": args.cluster, "positions_only": args.positions_only}
 
 
 def cmd_count(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ class Level:
     pegs: int
     positions: int
     dead_ends: int | None
-    sequences: int
+    sequences: int | None   # None: a positions-only run keeps no counts
     winning: int | None = None
 
 
@@ -68,6 +68,8 @@ class Analysis:
     bound_bytes: int = 0
     #: out-of-core runs: per level, its partitions, positions, stored key and count bytes, seconds
     level_stats: list[dict[str, Any]] = field(default_factory=list)
+    #: positions only: no counts kept (no sequences, games or solutions), for boards whose counts do not fit
+    positions_only: bool = False
     disk_bytes: int = 0
     stopped: Reason | None = None
     message: str = ""
@@ -132,6 +134,10 @@ class Analysis:
             "bound_bytes": self.bound_bytes,
             "stopped": self.stopped,
             "message": self.message,
+            # out-of-core runs: per level k, its partitions, positions and stored bytes
+            "stored_levels": [{key: s[key] for key in ("k", "parts", "positions", "key_bytes", "count_bytes",
+                                                      "seconds")} for s in self.level_stats],
+            "disk_bytes": self.disk_bytes,
         }
 
     def to_text(self, style: str = "algebraic") -> str:
@@ -165,6 +171,8 @@ class Analysis:
         if self.finishes:
             lines.append("solutions by finish: " + ", ".join(f"{name(h)} {n:,}"
                                                             for h, n in sorted(self.finishes.items())))
+        elif self.positions_only:
+            lines.append("positions only: no counts kept (solutions, sequences and games are not counted)")
         elif not self.stopped:
             lines.append("no one-peg finish")
         if self.games is not None:

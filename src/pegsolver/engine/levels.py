@@ -340,23 +340,24 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
     ``result.start`` to one peg; a stop (memory, time, Ctrl-C) keeps the levels finished and
     says why in ``result.stopped`` and ``result.message``."""
     start, finish = result.start.pegs_mask, result.finish
+    counted = not result.positions_only
     depth = start.bit_count() - 1
     dead_ends: list[int] = []
-    sequences: list[int] = []
+    sequences: list[int | None] = []
     keys: list[Keys] = []
     games = 0  # jump sequences played until no jump is left
     level: LevelSet | None = None
     last: LevelSet | None = None
     try:
         with interrupt_guard():
-            for k, level, work in run.levels(start, True, depth):
+            for k, level, work in run.levels(start, counted, depth):
                 if work is not None:  # the expansion of level k-1 found its dead ends
                     dead_ends.append(work.dead_ends)
                     games += work.games
                 if level.n == 0:
                     break
                 # the next level's total is what its parents passed on (no pass over its table)
-                sequences.append(level.total_count() if work is None else work.sequences)
+                sequences.append(None if not counted else level.total_count() if work is None else work.sequences)
                 if keep_positions:
                     keys.append(run.keep(level))
                 result.levels.append(Level(k, start.bit_count() - k, level.n, 0, sequences[-1]))
@@ -365,8 +366,9 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
                 last = level
             if last is not None and len(result.levels) == depth + 1:  # one peg left: every position is a dead end
                 dead_ends.append(last.n)
-                games += sequences[-1]
-                count_finishes(result, run.group, last)
+                if counted:
+                    games += sequences[-1] or 0
+                    count_finishes(result, run.group, last)
             # the backward pass must not hold the last forward tables outside the budget
             level = last = None
             if finish is not None and keep_positions:
@@ -375,7 +377,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
         result.stopped, result.message = stop.reason, stop.message
     except KeyboardInterrupt:
         result.stopped, result.message = Reason.INTERRUPTED, "interrupted by Ctrl-C"
-    result.games = games
+    result.games = games if counted else None
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]
     result._positions = keys

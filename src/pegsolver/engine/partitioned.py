@@ -69,6 +69,7 @@ class PartitionedRun(LevelRun):
         self.board_name = board_name or shape.name
         self.level_stats: list[dict[str, Any]] = []   # per level: partitions, bytes stored, seconds
         self.disk_peak = 0
+        self.dedup = 1.0   # positions per child staged, in the last level made
 
     def keep(self, level: LevelSet) -> Any:
         # the level stays stored (keep_levels): read again when the winning ones are counted
@@ -164,11 +165,16 @@ class PartitionedRun(LevelRun):
             work = self.expand_all(store, k, parts, counted, shard_bits, stage)
             if work.overflow:
                 raise LevelStop(Reason.MEMORY_LIMIT, "a solution count passed 2**128; the board is too large")
-            groups = _groups(self.shard_sizes(store, k + 1), max(share - stage, share // 2) // MERGE_BYTES)
+            # a group's children are summed into about dedup times as many positions (the last
+            # level's ratio, with a margin): groups as large as a thread's share then allows
+            sizes = self.shard_sizes(store, k + 1)
+            cap = max(share - stage, share // 2) // MERGE_BYTES
+            groups = _groups(sizes, int(cap / min(1.0, 1.5 * self.dedup)))
             made = self.merge_all(store, k + 1, groups, counted, share)
             self.peak = max(self.peak, work.peak_bytes * self.threads, max((m[4] for m in made), default=0))
             self.per_parent = max(work.children / max(work.nodes, 1), 1.0)
             new_n = sum(m[0] for m in made)
+            self.dedup = new_n / max(int(sizes.sum()) if sizes is not None else 1, 1)
             growth = new_n / max(n, 1)
             k, parts, n, total = k + 1, len(groups), new_n, sum(m[1] for m in made)
             self._finish(store, k, parts, n, total, work, time.monotonic() - t0, made)

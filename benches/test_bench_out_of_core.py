@@ -1,0 +1,64 @@
+"""Issue 14: one enumeration in three places (in memory, out of core on disk, on a Dask
+LocalCluster), timed side by side in one run; the ratios are in extra_info. The French runs
+take minutes and need PEGSOLVER_LONG_BENCHES=1."""
+from __future__ import annotations
+
+import os
+import resource
+import tempfile
+
+import pytest
+
+from pegsolver import find_variant
+from pegsolver.analysis import analyse
+
+LONG = pytest.mark.skipif(os.environ.get("PEGSOLVER_LONG_BENCHES") != "1",
+                          reason="minutes: set PEGSOLVER_LONG_BENCHES=1")
+ENGLISH_TOTAL = 23_475_688
+FRENCH_TOTAL = 374_349_517
+MEDIANS: dict[str, float] = {}   # seconds, by place, for the ratios to the in-memory run
+
+
+def _place(where: str, budget: int) -> dict[str, object]:
+    if where == "disk":
+        return {"spill": tempfile.mkdtemp(prefix="pegsolver-bench-"), "memory_bytes": budget}
+    if where.startswith("workers"):
+        return {"workers": int(where[-1]), "memory_bytes": budget}
+    return {}
+
+
+def _record(benchmark, where: str, a) -> None:
+    median = benchmark.stats.stats.median
+    MEDIANS[where] = median
+    info = dict(place=where, positions=a.total, seconds=a.seconds, peak_bytes=a.peak_bytes,
+                disk_bytes=a.disk_bytes, max_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    if a.level_stats:
+        big = max(a.level_stats, key=lambda s: s["positions"])
+        info.update(partitions=big["parts"], key_bits=8 * big["key_bytes"] / big["positions"],
+                    count_bits=8 * big["count_bytes"] / big["positions"])
+    if "memory" in MEDIANS and where != "memory":
+        info["time_over_in_memory"] = median / MEDIANS["memory"]
+    if "workers1" in MEDIANS and where == "workers2":
+        info["speedup_2_over_1_worker"] = MEDIANS["workers1"] / median
+    benchmark.extra_info.update(info)
+
+
+@pytest.mark.benchmark(group="out of core english")
+@pytest.mark.parametrize("where", ["memory", "disk", "workers2"])
+def test_english_in_each_place(benchmark, where):
+    a = benchmark.pedantic(lambda: analyse("english", keep_positions=False, **_place(where, 256 << 20)),
+                           rounds=1, iterations=1)
+    assert a.stopped is None and a.total == ENGLISH_TOTAL
+    _record(benchmark, where, a)
+
+
+@LONG
+@pytest.mark.benchmark(group="out of core french")
+@pytest.mark.parametrize("where", ["memory", "disk", "workers1", "workers2"])
+def test_french_centre_in_each_place(benchmark, where):
+    # in memory with the default budget; on disk and on Dask with 1 GiB (a worker's share)
+    board = find_variant("french").board().with_vacant("d4")
+    a = benchmark.pedantic(lambda: analyse(board, keep_positions=False, **_place(where, 1 << 30)),
+                           rounds=1, iterations=1)
+    assert a.stopped is None and a.total == FRENCH_TOTAL and a.levels[-1].pegs == 2
+    _record(benchmark, where, a)
