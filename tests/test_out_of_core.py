@@ -177,3 +177,27 @@ def test_positions_only_gives_the_same_levels_without_counts(where, tmp_path):
         assert all(s["count_bytes"] == 0 for s in bare.level_stats)
     with pytest.raises(Exception, match="positions-only run counts no solutions"):
         analyse("triangle6", positions_only=True, finish=0)
+
+
+def test_a_lost_dask_worker_changes_nothing():
+    # Kill one of two workers once level 8 is made: the partitions it held are lost, and
+    # Dask computes them again from their lineage; the totals must not change.
+    import os
+
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=50)
+    client = distributed.Client(cluster)
+    try:
+        victim = min(client.run(os.getpid).values())
+
+        def kill_at_8(k, n):
+            if k == 8:
+                os.kill(victim, signal.SIGKILL)
+        a = analyse("triangle6", cluster=cluster.scheduler_address, memory_bytes=8 * MIB, progress=kill_at_8)
+        assert not a.stopped, a.message
+        assert figures(a) == figures(analyse("triangle6"))
+        assert len(client.run(os.getpid)) == 2 and victim not in client.run(os.getpid).values()  # restarted
+    finally:
+        client.close()
+        cluster.close()

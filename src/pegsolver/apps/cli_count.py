@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from .. import analysis
@@ -87,6 +89,20 @@ def add_count_parser(sub: Subparsers) -> None:
                    help="run the partitions on the Dask scheduler at ADDRESS (tcp://HOST:8786)")
 
 
+def usage_text(spill: object) -> str:
+    """This process's resident memory now, and what the spill directory holds."""
+    try:
+        with open("/proc/self/statm") as f:
+            rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        text = f"{limits.size_text(rss)} resident"
+    except (OSError, ValueError, IndexError):
+        text = "memory unknown"
+    if isinstance(spill, str):
+        disk = sum(f.stat().st_size for f in Path(spill).rglob("*") if f.is_file())
+        text += f", {limits.size_text(disk)} on disk"
+    return text
+
+
 def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
     """analyse()'s spill, resume, workers and cluster from --spill, --resume, --workers, --cluster."""
     if args.spill and args.resume and args.spill != args.resume:
@@ -138,7 +154,7 @@ def cmd_count(args: argparse.Namespace) -> int:
             now = time.monotonic()
             rate, last[0] = n / max(now - last[0], 1e-9), now
             bar.advance()
-            bar.status(f"{n:,} positions after {k} jumps, {rate:,.0f} a second")
+            bar.status(f"{n:,} positions after {k} jumps, {rate:,.0f} a second; {usage_text(place['spill'])}")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
                                   keep_positions=finish is not None, limit=limit, force=args.force, **place)
     print(json.dumps(result.to_json(name)) if args.json else result.to_text(args.notation))
