@@ -112,10 +112,12 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     board = resolve_board(board)
     shape = board.shape
     finish = _finish_hole(shape, finish)
-    most = enum_sizes().max_holes
-    if shape.size > most:
+    if positions_only and finish is not None:
+        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
+                             "(--positions-only), not both")
+    if shape.size > enum_sizes().max_holes:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
-                                 f"{most}")
+                                 f"{enum_sizes().max_holes}")
     start = board.pegs_mask
     if start == 0:
         raise GoalError("the start has no pegs")
@@ -129,18 +131,10 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     bound = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)
     deadline = t0 + limit.seconds if limit.seconds else None
     run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
-                   stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap))
-    if positions_only and finish is not None:
-        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
-                             "(--positions-only), not both")
+                   stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
                       budget_bytes=memory_bytes, positions_only=positions_only)
-    try:
-        count_levels(result, run, keep_positions, progress)
-    finally:
-        run.close()
-    result.level_stats = getattr(run, "level_stats", [])
-    result.disk_bytes = getattr(run, "disk_peak", 0)
+    _count(result, run, keep_positions, progress)
     if finish is not None and not result.stopped:
         result.solutions = result.finishes.get(finish, 0)
     if result.stopped:  # partial sums would read as final figures
@@ -151,6 +145,16 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     if not result.stopped:
         result.message = f"complete: {len(result.levels)} levels, {result.total:,} positions"
     return result
+
+
+def _count(result: Analysis, run: LevelRun, keep_positions: bool, progress: Callable[[int, int], None] | None) -> None:
+    # the run's levels into result, and what an out-of-core run stored; the run let go after
+    try:
+        count_levels(result, run, keep_positions, progress)
+    finally:
+        run.close()
+    result.level_stats = getattr(run, "level_stats", [])
+    result.disk_bytes = getattr(run, "disk_peak", 0)
 
 
 def _finish_hole(shape: Shape, finish: int | str | None) -> int | None:
@@ -167,17 +171,17 @@ def _finish_hole(shape: Shape, finish: int | str | None) -> int | None:
 
 def make_run(shape: Shape, group: list[Perm], limit: Limit, deadline: float | None, keep_positions: bool,
              spill: str | os.PathLike[str] | None, resume: bool, workers: int | None, cluster: str | None,
-             stage: int) -> LevelRun:
+             stage: int, finish: int | None) -> LevelRun:
     """The engine for a run: tables in memory (the default), partitions on disk (``spill``),
     or partitions on a Dask cluster (``workers`` or ``cluster``)."""
     assert limit.threads is not None and limit.memory_bytes is not None
     if workers is not None or cluster is not None:
         from .engine.cluster import DaskRun
         return DaskRun(shape, group, limit.memory_bytes, deadline, workers=workers, address=cluster, spill=spill,
-                       resume=resume, keep_levels=keep_positions, board_name=shape.name)
+                       resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish)
     if spill is not None:
         return PartitionedRun(shape, group, limit.threads, limit.memory_bytes, deadline, spill=os.fspath(spill),
-                              resume=resume, keep_levels=keep_positions, board_name=shape.name)
+                              resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish)
     if resume:
         raise PegsolverError("resume needs the spill directory of the run to resume")
     return LevelRun(shape, group, limit.threads, limit.memory_bytes, deadline, stage)

@@ -12,6 +12,10 @@ from __future__ import annotations
 import importlib
 import logging
 import operator
+import shutil
+import signal
+import tempfile
+import threading
 import time
 from typing import Any
 
@@ -90,14 +94,15 @@ class DaskRun(PartitionedRun):
 
     def __init__(self, shape: Shape, group: list[Perm], budget: int, deadline: float | None,
                  workers: int | None = None, address: str | None = None, spill: Any = None, resume: bool = False,
-                 keep_levels: bool = False, board_name: str = "") -> None:
+                 keep_levels: bool = False, board_name: str = "", finish: int | None = None) -> None:
         if spill is not None or resume:
             raise ClusterError("a cluster keeps the partitions in its workers' memory: --spill and --resume "
                                "apply to runs on this machine")
-        self.client, self.local = connect(workers, address)
+        self.client, self.local, self.scratch = connect(workers, address)
         n = max(len(self.client.scheduler_info().get("workers", {})), 1)
         threads = 1 << (n.bit_length() - 1)
-        super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name)
+        super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name,
+                         finish=finish)
         self.nworkers = n
         self.stores: list[FutureStore] = []
         self._outs: list[Any] = []
@@ -115,6 +120,7 @@ class DaskRun(PartitionedRun):
                 self.local.close()
             finally:
                 quiet.setLevel(level)
+                shutil.rmtree(self.scratch, ignore_errors=True)
         else:                        # someone else's cluster: leave it running
             self.client.close()
 
@@ -181,9 +187,9 @@ def _dask() -> Any:
         raise ClusterError("--workers and --cluster need Dask: pip install 'pegsolver[cluster]'") from None
 
 
-def connect(workers: int | None, address: str | None) -> tuple[Any, Any]:
-    """A Dask client: of a LocalCluster of ``workers`` processes (one thread each) started
-    here, or of the scheduler at ``address``.
+def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
+    """A Dask client, and the LocalCluster and its scratch directory when started here: of
+    ``workers`` processes (one thread each), or of the scheduler at ``address``.
 
     :raises ClusterError: Dask is not installed, or no scheduler answers within 10 s.
     """
@@ -191,9 +197,19 @@ def connect(workers: int | None, address: str | None) -> tuple[Any, Any]:
     Client, LocalCluster = dask.Client, dask.LocalCluster
     if address is not None:
         try:
-            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
-        except (OSError, TimeoutError, ValueError) as e:
-            raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): {e}") from None
-    cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.ERROR)
-    return Client(cluster), cluster
+            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None, ""
+        except Exception as e:  # refused, timed out, or something else answering there (any error)
+            raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): "
+                               f"{type(e).__name__}: {str(e)[:200]}") from None
+    # the workers ignore Ctrl-C (an ignored signal stays ignored in a child): this process
+    # stops them itself; their scratch space is a directory of this run, removed at the end
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() \
+        else None
+    scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")
+    try:
+        cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR, local_directory=scratch)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+    return Client(cluster), cluster, scratch

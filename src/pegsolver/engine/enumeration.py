@@ -194,8 +194,9 @@ class Analysis:
             f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
         rows.append(f"largest level stored: {big['positions']:,} positions in {big['parts']} partitions, "
                     f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
-                    f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; spill directory at most "
-                    f"{size_text(self.disk_bytes)}")
+                    f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; " +
+                    (f"spill directory at most {size_text(self.disk_bytes)}" if self.disk_bytes
+                     else "held in the workers' memory"))
         return rows
 
 

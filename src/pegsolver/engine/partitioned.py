@@ -28,6 +28,7 @@ from .spill import MemoryStore, SpillError, open_spill, package_version
 MAX_SHARD_BITS = 12          # the core's stage takes 4096 buckets at most
 STAGE_MOST = 64 << 20        # a thread's stage: more only makes the runs fewer
 BLOCK = 4096
+PARALLEL_FROM = 1 << 18      # children of a level from which its partitions are spread over the threads
 
 
 class StoredLevel(LevelSet):
@@ -60,13 +61,14 @@ class PartitionedRun(LevelRun):
 
     def __init__(self, shape: Shape, group: list[Perm], threads: int, budget: int, deadline: float | None,
                  spill: str | None = None, resume: bool = False, keep_levels: bool = False,
-                 board_name: str = "") -> None:
+                 board_name: str = "", finish: int | None = None) -> None:
         super().__init__(shape, group, threads, budget, deadline, 1 << 20)
         perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
         jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
         self.spec = BoardSpec(jumps.tobytes(), perms.tobytes(), shape.size)
         self.spill, self.resume, self.keep_levels = spill, resume, keep_levels
         self.board_name = board_name or shape.name
+        self.finish = finish
         self.level_stats: list[dict[str, Any]] = []   # per level: partitions, bytes stored, seconds
         self.disk_peak = 0
         self.dedup = 1.0   # positions per child staged, in the last level made
@@ -128,9 +130,10 @@ class PartitionedRun(LevelRun):
     def open_store(self, start: int, counted: bool) -> MemoryStore:
         if self.spill is None:
             return MemoryStore()
+        # a run without a finish keeps only its last level: one with a finish cannot resume it
         identity = {"pegsolver": package_version(), "board": self.board_name, "holes": self.shape.size,
                     "jumps": len(self.shape.jumps), "start": start, "counted": counted,
-                    "symmetries": len(self.group)}
+                    "symmetries": len(self.group), "finish": self.finish}
         name = f"{'forward' if counted else 'backward'}_{start:x}"
         return open_spill(self.spill, name, identity, self.resume)
 
@@ -169,7 +172,10 @@ class PartitionedRun(LevelRun):
             # level's ratio, with a margin): groups as large as a thread's share then allows
             sizes = self.shard_sizes(store, k + 1)
             cap = max(share - stage, share // 2) // MERGE_BYTES
-            groups = _groups(sizes, int(cap / min(1.0, 1.5 * self.dedup)))
+            cap = int(cap / min(1.0, 1.5 * self.dedup))
+            if sizes is not None and int(sizes.sum()) > PARALLEL_FROM:   # work for every thread or worker
+                cap = min(cap, int(sizes.sum()) // (2 * self.threads) + 1)
+            groups = _groups(sizes, cap)
             made = self.merge_all(store, k + 1, groups, counted, share)
             self.peak = max(self.peak, work.peak_bytes * self.threads, max((m[4] for m in made), default=0))
             self.per_parent = max(work.children / max(work.nodes, 1), 1.0)

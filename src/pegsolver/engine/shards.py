@@ -15,6 +15,7 @@ keys, the low and the high count words (uint64 each; no count words for uncounte
 """
 from __future__ import annotations
 
+import os
 import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -142,22 +143,42 @@ def _flush(E: Any, st: Any, counted: bool) -> bytes:
                      *(c.astype("<u8", copy=False).tobytes() for c in cols)])
 
 
-def run_shards(run: bytes | memoryview) -> npt.NDArray[np.int64]:
+class RunFile:
+    """A run stored in a file, read a piece at a time (plain reads, not a mapping: the
+    pages read do not stay in this process's resident memory)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        with open(path, "rb") as f:
+            head = f.read(_RUN.size)
+            self.header = head + f.read(8 * ((1 << _RUN.unpack_from(head)[3]) + 1))
+
+    def read(self, offset: int, count: int) -> Words:
+        return np.fromfile(self.path, dtype="<u8", count=count, offset=offset)
+
+
+Run = bytes | memoryview | RunFile
+
+
+def run_shards(run: Run) -> npt.NDArray[np.int64]:
     """The offsets of a run's shards: shape (shards + 1,)."""
-    mark, version, _, bits = _RUN.unpack_from(run)
+    head = run.header if isinstance(run, RunFile) else run
+    mark, version, _, bits = _RUN.unpack_from(head)
     if mark != _RUN_MARK or version != 1:
         raise PegsolverError("not a run of children (its first bytes are not the run mark)")
-    return np.frombuffer(run, dtype="<i8", count=(1 << bits) + 1, offset=_RUN.size)
+    return np.frombuffer(head, dtype="<i8", count=(1 << bits) + 1, offset=_RUN.size)
 
 
-def run_piece(run: bytes | memoryview, first: int, last: int) -> Piece:
-    """The children of shards [first, last) of a run (arrays viewing the run's bytes)."""
+def run_piece(run: Run, first: int, last: int) -> Piece:
+    """The children of shards [first, last) of a run (views of the run's bytes, or read
+    from its file)."""
     offsets = run_shards(run)
-    counted = bool(_RUN.unpack_from(run)[2])
+    counted = bool(_RUN.unpack_from(run.header if isinstance(run, RunFile) else run)[2])
     n = int(offsets[-1])
     base = _RUN.size + 8 * len(offsets)
     a, b = int(offsets[first]), int(offsets[last])
-    cols = [np.frombuffer(run, dtype="<u8", count=b - a, offset=base + 8 * (col * n + a))
+    cols = [run.read(base + 8 * (col * n + a), b - a) if isinstance(run, RunFile)
+            else np.frombuffer(run, dtype="<u8", count=b - a, offset=base + 8 * (col * n + a))
             for col in range(3 if counted else 1)]
     return (cols[0], cols[1], cols[2]) if counted else (cols[0], None, None)
 

@@ -17,9 +17,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..errors import PegsolverError
+from .shards import RunFile
 
 FORMAT = 1
 
@@ -126,7 +125,12 @@ class DirStore(MemoryStore):
         self._write(self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp", data)
 
     def get_part(self, k: int, i: int) -> bytes:
-        return (self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp").read_bytes()
+        path = self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp"
+        try:
+            return path.read_bytes()
+        except OSError as e:
+            raise SpillError(f"cannot read {str(path)!r} of the spill directory: {e.strerror or e} (was it "
+                             f"changed during the run?)") from None
 
     def put_run(self, k: int, name: str, data: bytes) -> None:
         self._write(self.root / f"runs_{k:03d}" / f"{name}.pegr", data)
@@ -134,7 +138,7 @@ class DirStore(MemoryStore):
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
         files = sorted(folder.glob("*.pegr")) if folder.exists() else []
-        return [np.memmap(f, dtype=np.uint8, mode="r") for f in files if f.stat().st_size]
+        return [RunFile(f) for f in files if f.stat().st_size]
 
     def drop_level(self, k: int) -> None:
         shutil.rmtree(self.root / f"level_{k:03d}", ignore_errors=True)
