@@ -48,8 +48,10 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
     cdef uint64_t seq0 = work.seq[0], seq1 = work.seq[1], seq2 = work.seq[2], plo, phi, c
     cdef int j, k, b, g, moved, ew = st.entry_words, over = 0
     cdef int reserve = mv.njumps + 1     # blocks a position may take at most
-    cdef int key_shift = st.key_shift if st.key_shift >= 0 else 0
-    cdef bint by_hash = st.key_shift < 0
+    # buckets by hash, or by key: key >> key_shift is the top bits of key << key_lead
+    cdef int key_lead = 64 - st.bucket_bits - st.key_shift if st.key_shift >= 0 else 0
+    cdef uint64_t hash_mask = 0 if st.key_shift >= 0 else ~<uint64_t>0
+    cdef uint64_t key_mask = ~hash_mask
     cdef bits_t pegs, key, img, m
     cdef uint64_t* e
     # the board's tables as locals: stores into the stage may alias anything else
@@ -94,7 +96,8 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
                     j = ord_jump[(w << 6) + ctz64(m)]
                     m &= m - 1
                     key = smallest_image(pegs ^ m3[j], pimg, &jump_img[j * nsym], nsym)
-                    b = <int>mulhi(hash_bits(key), nbuckets) if by_hash else <int>(key >> key_shift)
+                    # branch-free: the hash's top bits, or the key's (shifted to the top)
+                    b = <int>mulhi((hash_bits(key) & hash_mask) | ((key << key_lead) & key_mask), nbuckets)
                     e = wpos[b]
                     if e == wend[b]:
                         e = new_block(st, b)

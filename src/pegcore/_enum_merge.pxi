@@ -174,3 +174,32 @@ def drain(Stage st):
                     i += 1
                 x = st.next_block[x]
     return keys, lo if ew > 1 else None, hi if ew > 2 else None, offsets
+
+
+def add_arrays(Level t, const uint64_t[::1] keys, const uint64_t[::1] lo, const uint64_t[::1] hi=None):
+    """Add counts lo[i] + 2**64 * hi[i] (hi None: 0) to the entries of keys[i] of ``t``
+    (a counted table; uncounted: lo and hi are ignored), summing duplicates: the merge of
+    the out-of-core runs. Shapes (n,), uint64; keys are canonical positions, never 0.
+
+    :returns: False when ``t`` cannot grow within its budget (what was added stays).
+    :raises ValueError: arrays of different lengths, or a key 0.
+    """
+    cdef Py_ssize_t n = keys.shape[0], i
+    cdef bint ok = True, bad = False
+    cdef bint counted = t.counted
+    if counted and lo.shape[0] != n or hi is not None and hi.shape[0] != n:
+        raise ValueError(f"{n} keys but {lo.shape[0]} low and {hi.shape[0] if hi is not None else n} high count words")
+    cdef const uint64_t* his = &hi[0] if hi is not None and n else NULL
+    with nogil:
+        for i in range(n):
+            if keys[i] == 0:
+                bad = True
+                break
+            if 2 * (t.n + 1) > t.size and level_grow(t) != 0 or \
+                    level_add(t, keys[i], hash_bits(keys[i]), lo[i] if counted else 1,
+                              his[i] if his != NULL else 0) != 0:
+                ok = False
+                break
+    if bad:
+        raise ValueError("a position has at least one peg (key 0)")
+    return ok

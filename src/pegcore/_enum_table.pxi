@@ -287,35 +287,6 @@ cdef inline int level_add(Level t, bits_t key, uint64_t h, uint64_t lo, uint64_t
     return 0
 
 
-def add_arrays(Level t, const uint64_t[::1] keys, const uint64_t[::1] lo, const uint64_t[::1] hi=None):
-    """Add counts lo[i] + 2**64 * hi[i] (hi None: 0) to the entries of keys[i] of ``t``
-    (a counted table; uncounted: lo and hi are ignored), summing duplicates: the merge of
-    the out-of-core runs. Shapes (n,), uint64; keys are canonical positions, never 0.
-
-    :returns: False when ``t`` cannot grow within its budget (what was added stays).
-    :raises ValueError: arrays of different lengths, or a key 0.
-    """
-    cdef Py_ssize_t n = keys.shape[0], i
-    cdef bint ok = True, bad = False
-    cdef bint counted = t.counted
-    if counted and lo.shape[0] != n or hi is not None and hi.shape[0] != n:
-        raise ValueError(f"{n} keys but {lo.shape[0]} low and {hi.shape[0] if hi is not None else n} high count words")
-    cdef const uint64_t* his = &hi[0] if hi is not None and n else NULL
-    with nogil:
-        for i in range(n):
-            if keys[i] == 0:
-                bad = True
-                break
-            if 2 * (t.n + 1) > t.size and level_grow(t) != 0 or \
-                    level_add(t, keys[i], hash_bits(keys[i]), lo[i] if counted else 1,
-                              his[i] if his != NULL else 0) != 0:
-                ok = False
-                break
-    if bad:
-        raise ValueError("a position has at least one peg (key 0)")
-    return ok
-
-
 def from_keys(const uint64_t[::1] keys, bint counted, uint64_t budget, int part_bits=0):
     """A level of the given canonical keys, each with count 1: a list of
     2**part_bits tables (the partitions).
