@@ -184,7 +184,7 @@ def _dask() -> Any:
     try:
         return importlib.import_module("distributed")
     except ImportError:
-        raise ClusterError("--workers and --cluster need Dask: pip install 'pegsolver[cluster]'") from None
+        raise ClusterError("--workers and --cluster need Dask distributed: pip install 'dask[distributed]'") from None
 
 
 def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
