@@ -37,6 +37,7 @@ from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
 from .model.geometry import Shape
+from .model.goal import plural
 from .model.notation import hole_name, parse_hole
 from .solver import resolve_board
 
@@ -143,7 +144,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     result.seconds = time.monotonic() - t0
     result.peak_bytes = run.peak
     if not result.stopped:
-        result.message = f"complete: {len(result.levels)} levels, {result.total:,} positions"
+        result.message = f"complete: {plural(len(result.levels), 'level')}, {plural(result.total, 'position')}"
     return result
 
 

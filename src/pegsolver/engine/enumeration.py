@@ -192,7 +192,7 @@ class Analysis:
         rows = ["stored levels (partitions, bits a position for keys / counts): " + ", ".join(
             f"{s['k']}: {s['parts']}, {8 * s['key_bytes'] / s['positions']:.2f} / "
             f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
-        rows.append(f"largest level stored: {big['positions']:,} positions in {big['parts']} partitions, "
+        rows.append(f"largest level stored: {big['positions']:,} positions in {plural(big['parts'], 'partition')}, "
                     f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
                     f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; " +
                     (f"spill directory at most {size_text(self.disk_bytes)}" if self.disk_bytes

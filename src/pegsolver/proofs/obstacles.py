@@ -41,7 +41,8 @@ def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
     w = proofs[0] if proofs else None
     if w is None or not all(proofs):
         return None
-    where = goal.describe(shape) if goal.finish is not None else f"one peg on any of {len(finishes)} holes"
+    many = f"one peg on any of {len(finishes)} holes" if len(finishes) != 1 else "one peg on its one possible hole"
+    where = goal.describe(shape) if goal.finish is not None else many
     return (f"a pagoda function is worth {pagoda.value(w, board.pegs_mask)} on the start and "
             f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start cannot reach "
             f"{where} (pagoda functions: Berlekamp, Conway & Guy, Winning Ways, ch. 23)")
