@@ -203,3 +203,65 @@ def add_arrays(Level t, const uint64_t[::1] keys, const uint64_t[::1] lo, const 
     if bad:
         raise ValueError("a position has at least one peg (key 0)")
     return ok
+
+
+def drain_summed(Stage st, Level t):
+    """As drain(), with each bucket's children summed per key first, through ``t`` (a
+    scratch table, counted as the stage's entries are; cleared for each bucket and left
+    holding the last): the runs of an out-of-core level are then about a third as large.
+
+    :raises MemoryError: ``t`` cannot hold a bucket within its budget.
+    """
+    cdef int nb = 1 << st.bucket_bits, b, ew = st.entry_words
+    cdef int32_t x
+    cdef int64_t n = 0, nin, most = 0, i = 0, j, c
+    cdef uint64_t* e
+    cdef uint64_t s
+    if (ew == 1) == t.counted:
+        raise ValueError("the stage's entries do not match the table")
+    sizes = np.zeros(nb, dtype=np.int64)
+    cdef int64_t[::1] size = sizes
+    for b in range(nb):
+        x = st.head[b]
+        while x >= 0:
+            nin = st.per_block if x != st.tail[b] else <int64_t>(st.wpos[b] - (st.arena + <size_t>x * BLOCK_WORDS)) // ew
+            size[b] += nin
+            x = st.next_block[x]
+        n += size[b]
+    offsets = np.zeros(nb + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    keys = np.empty(n, dtype=np.uint64)
+    lo = np.empty(n if ew > 1 else 0, dtype=np.uint64)
+    hi = np.empty(n if ew > 1 else 0, dtype=np.uint64)
+    cdef uint64_t[::1] k = keys, l = lo, h = hi
+    for b in range(nb):
+        if size[b]:
+            if not t.clear(size[b], 0):
+                raise MemoryError(f"a bucket of {size[b]:,} children passes {t.budget:,} bytes")
+            with nogil:
+                x = st.head[b]
+                while x >= 0:
+                    e = st.arena + <size_t>x * BLOCK_WORDS
+                    nin = st.per_block if x != st.tail[b] else <int64_t>(st.wpos[b] - e) // ew
+                    for j in range(nin):
+                        if level_add(t, e[j * ew], hash_bits(e[j * ew]), e[j * ew + 1] if ew > 1 else 1,
+                                     e[j * ew + 2] if ew > 2 else 0) != 0:
+                            c = -1
+                            break
+                    else:
+                        c = 0
+                    if c != 0:
+                        break
+                    x = st.next_block[x]
+                if c == 0:
+                    for s in range(t.size):
+                        if t.key_at(s):
+                            k[i] = t.key_at(s)
+                            if ew > 1:
+                                l[i] = t.slots[s].lo
+                                h[i] = t.hi_at(s)
+                            i += 1
+            if c != 0:
+                raise MemoryError(f"a bucket of {size[b]:,} children passes {t.budget:,} bytes")
+        off[b + 1] = i
+    return keys[:i], lo[:i] if ew > 1 else None, hi[:i] if ew > 1 else None, offsets
