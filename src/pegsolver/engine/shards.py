@@ -117,14 +117,13 @@ def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: i
     shift = max(spec.holes - shard_bits, 0)
     st.reset(shard_bits, words, shift)
     work, sums = E.Work(), StepWork()
-    scratch = E.Level(counted, 1 << 62, 0, SPREAD_BITS)   # sums a shard's staged children
     pos, end = 0, parents.slots_used
     while pos < end:
         hi = min(pos + CHUNK_SLOTS, end)
         reached = E.generate(mv, parents, pos, hi, st, work)
         if reached < hi or reached >= end:
-            emit(_flush(E, st, scratch, counted))
-            sums.peak_bytes = max(sums.peak_bytes, parents.nbytes + 2 * st.nbytes + scratch.nbytes)
+            sums.peak_bytes = max(sums.peak_bytes, parents.nbytes + 2 * st.nbytes)
+            emit(_flush(E, st, counted))
             st.reset(shard_bits, words, shift)
         pos = reached
     if work.overflow:
@@ -134,10 +133,9 @@ def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: i
     return sums
 
 
-def _flush(E: Any, st: Any, scratch: Any, counted: bool) -> bytes:
-    # The staged children as one run, shard after shard, each shard's summed per key
-    # (about a third of the children on the English levels; the merge sums the runs).
-    keys, lo, hi, offsets = E.drain_summed(st, scratch)
+def _flush(E: Any, st: Any, counted: bool) -> bytes:
+    # The staged children as one run, shard after shard (summed later, by the merge).
+    keys, lo, hi, offsets = E.drain(st)
     if counted and hi is None:
         hi = np.zeros(len(keys), np.uint64)
     cols = [keys, lo, hi] if counted else [keys]
