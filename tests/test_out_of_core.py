@@ -121,7 +121,8 @@ def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path,
     def filling(self, path, data):
         calls.append(path)
         if len(calls) > 40:
-            raise SpillError(f"the spill directory {str(self.root.parent)!r} is full") from OSError(errno.ENOSPC, "")
+            raise spill_module.SpillFull(f"the spill directory {str(self.root.parent)!r} is full") \
+                from OSError(errno.ENOSPC, "")
         real(self, path, data)
     monkeypatch.setattr(spill_module.DirStore, "_write", filling)
     a = analyse("triangle7", spill=tmp_path, memory_bytes=32 * MIB, threads=1)

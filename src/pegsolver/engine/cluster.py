@@ -19,16 +19,14 @@ import threading
 import time
 from typing import Any
 
-import numpy as np
-
 from ..errors import PegsolverError
 from ..model.geometry import Shape
 from .levels import LevelStop, Perm
 from .limits import size_text
 from .outcome import Reason
 from .partition import decode, encode
-from .partitioned import PartitionedRun, _total
-from .shards import BoardSpec, StepWork, expand_partition, merge_runs, run_piece, run_shards
+from .partitioned import PartitionedRun
+from .shards import BoardSpec, StepWork, expand_partition, merge_runs, run_piece, shard_sizes
 from .spill import MemoryStore
 
 CONNECT_SECONDS = 10
@@ -46,11 +44,7 @@ def _expand_task(spec: BoardSpec, data: bytes, counted: bool, shard_bits: int,
 
 
 def _sizes_task(out: tuple[list[bytes], StepWork]) -> tuple[Any, StepWork]:
-    sizes = None
-    for r in out[0]:
-        d = np.diff(run_shards(r))
-        sizes = d if sizes is None else sizes + d
-    return sizes, out[1]
+    return shard_sizes(out[0]), out[1]
 
 
 def _slice_task(out: tuple[list[bytes], StepWork], a: int, b: int) -> list[tuple[Any, Any, Any]]:
@@ -63,9 +57,9 @@ def _slice_task(out: tuple[list[bytes], StepWork], a: int, b: int) -> list[tuple
 
 
 def _merge_task(slices: list[list[tuple[Any, Any, Any]]], counted: bool, cap: int) -> tuple[bytes, tuple[int, ...]]:
-    piece, peak = merge_runs((p for s in slices for p in s), counted, cap)
+    piece, total, peak = merge_runs((p for s in slices for p in s), counted, cap)
     enc = encode(*piece)
-    return enc.data, (enc.positions, _total(piece), enc.key_bytes, enc.count_bytes, peak)
+    return enc.data, (enc.positions, total, enc.key_bytes, enc.count_bytes, peak)
 
 
 class FutureStore(MemoryStore):

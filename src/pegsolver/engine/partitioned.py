@@ -10,6 +10,7 @@ pieces of every run. Threads run the steps here; engine.cluster runs them on Das
 """
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +23,8 @@ from .levels import LevelRun, LevelSet, LevelStop, Perm, Totals
 from .limits import size_text
 from .outcome import Reason
 from .partition import decode, encode
-from .shards import EXPAND_BYTES, MERGE_BYTES, BoardSpec, StepWork, expand_partition, merge_runs, run_piece, run_shards
-from .spill import MemoryStore, SpillError, open_spill, package_version
+from .shards import EXPAND_BYTES, MERGE_BYTES, BoardSpec, StepWork, expand_partition, merge_runs, run_piece, shard_sizes
+from .spill import MemoryStore, SpillFull, open_spill, package_version
 
 MAX_SHARD_BITS = 12          # the core's stage takes 4096 buckets at most
 STAGE_MOST = 64 << 20        # a thread's stage: more only makes the runs fewer
@@ -84,7 +85,7 @@ class PartitionedRun(LevelRun):
     def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
                    stage: int) -> StepWork:
         def one(i: int) -> StepWork:
-            names = iter(range(1 << 30))
+            names = itertools.count()
             return expand_partition(self.spec, decode(store.get_part(k, i)), counted, shard_bits, stage,
                                     lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data))
         return _sum(self._map(one, range(parts)))
@@ -95,19 +96,14 @@ class PartitionedRun(LevelRun):
 
         def one(j: int) -> tuple[int, int, int, int, int]:
             a, b = groups[j]
-            piece, peak = merge_runs((run_piece(r, a, b) for r in runs), counted, cap)
+            piece, total, peak = merge_runs((run_piece(r, a, b) for r in runs), counted, cap)
             enc = encode(*piece)
             store.put_part(k, j, enc.data)
-            total = _total(piece)
             return enc.positions, total, enc.key_bytes, enc.count_bytes, peak
         return self._map(one, range(len(groups)))
 
     def shard_sizes(self, store: MemoryStore, k: int) -> Any:
-        sizes: Any = None
-        for r in store.run_list(k):
-            d = np.diff(run_shards(r))
-            sizes = d if sizes is None else sizes + d
-        return sizes
+        return shard_sizes(store.run_list(k))
 
     def _map(self, f: Callable[[int], Any], items: range) -> list[Any]:
         if self.threads == 1 or len(items) == 1:
@@ -123,7 +119,7 @@ class PartitionedRun(LevelRun):
         except MemoryError as e:
             raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is too "
                             f"small for one partition ({e}); give more memory") from None
-        except SpillError as e:
+        except SpillFull as e:
             raise LevelStop(Reason.DISK_FULL, f"stopped: {e}") from None
 
     # -- the level loop
@@ -165,9 +161,7 @@ class PartitionedRun(LevelRun):
             if stage + EXPAND_BYTES * (n // max(parts, 1)) > share:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
                                 f"too small for one partition of level {k}; give more memory")
-            work = self.expand_all(store, k, parts, counted, shard_bits, stage)
-            if work.overflow:
-                raise LevelStop(Reason.MEMORY_LIMIT, "a solution count passed 2**128; the board is too large")
+            work = self.expand_all(store, k, parts, counted, shard_bits, stage)   # raises on a count past 2**128
             # a group's children are summed into about dedup times as many positions (the last
             # level's ratio, with a margin): groups as large as a thread's share then allows
             sizes = self.shard_sizes(store, k + 1)
@@ -212,18 +206,6 @@ class PartitionedRun(LevelRun):
                                                 sequences=total)
             yield k, StoredLevel(store, k, parts, n, total), _totals(work) if work else None
         return k, parts, n, total
-
-
-def _total(piece: tuple[Any, Any, Any]) -> int:
-    # the sum of a partition's counts, exact: 32-bit halves summed in uint64 (n < 2**32)
-    keys, lo, hi = piece
-    if lo is None:
-        return len(keys)
-    low = int(np.sum(lo & np.uint64(0xFFFFFFFF), dtype=np.uint64))
-    high = int(np.sum(lo >> np.uint64(32), dtype=np.uint64))
-    top = 0 if hi is None else int(np.sum(hi & np.uint64(0xFFFFFFFF), dtype=np.uint64)) + \
-        (int(np.sum(hi >> np.uint64(32), dtype=np.uint64)) << 32)
-    return low + (high << 32) + (top << 64)
 
 
 def _groups(sizes: Any, cap: int) -> list[tuple[int, int]]:

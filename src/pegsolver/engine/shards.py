@@ -80,13 +80,11 @@ class StepWork:
     dead_ends: int = 0
     games: int = 0
     sequences: int = 0
-    overflow: bool = False
     peak_bytes: int = 0
 
     def add(self, other: StepWork) -> None:
         for name in ("nodes", "tests", "children", "dead_ends", "games", "sequences"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.overflow = self.overflow or other.overflow
         self.peak_bytes = max(self.peak_bytes, other.peak_bytes)
 
 
@@ -183,11 +181,12 @@ def run_piece(run: Run, first: int, last: int) -> Piece:
     return (cols[0], cols[1], cols[2]) if counted else (cols[0], None, None)
 
 
-def merge_runs(pieces: Iterable[Piece], counted: bool, budget: int) -> tuple[Piece, int]:
+def merge_runs(pieces: Iterable[Piece], counted: bool, budget: int) -> tuple[Piece, int, int]:
     """One partition from its pieces of every run: keys sorted and distinct, counts summed;
-    and the bytes held at most.
+    the sum of its counts (its positions when not counted); and the bytes held at most.
 
     :raises MemoryError: the partition's table passes ``budget`` bytes.
+    :raises PegsolverError: a count passed 2**128.
     """
     E = enum_core()
     t = E.Level(counted, budget, 0, SPREAD_BITS)
@@ -196,6 +195,9 @@ def merge_runs(pieces: Iterable[Piece], counted: bool, budget: int) -> tuple[Pie
         if not E.add_arrays(t, keys, lo if lo is not None else keys, hi):
             raise MemoryError(f"a partition of {t.n:,} positions passes {budget:,} bytes")
         peak = max(peak, t.nbytes + 24 * len(keys))
+    if t.overflow:
+        raise PegsolverError("a solution count passed 2**128; the board is too large to count")
+    total = t.total_count() if counted else int(t.n)
     keys = t.keys_array()
     order = np.argsort(keys, kind="stable")
     lo_hi = t.counts_arrays()
@@ -203,4 +205,13 @@ def merge_runs(pieces: Iterable[Piece], counted: bool, budget: int) -> tuple[Pie
     if lo_hi is not None:
         hi = lo_hi[1][order]
         out = (out[0], lo_hi[0][order], hi if bool(np.any(hi)) else None)
-    return out, max(peak, t.nbytes + 56 * int(t.n))
+    return out, total, max(peak, t.nbytes + 56 * int(t.n))
+
+
+def shard_sizes(runs: Iterable[Run]) -> npt.NDArray[np.int64] | None:
+    """Children per shard over ``runs`` (shape (shards,)); None without runs."""
+    sizes = None
+    for r in runs:
+        d = np.diff(run_shards(r))
+        sizes = d if sizes is None else sizes + d
+    return sizes

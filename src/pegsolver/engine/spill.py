@@ -27,6 +27,10 @@ class SpillError(PegsolverError):
     """A spill directory that cannot be used: unwritable, full, or holding another run."""
 
 
+class SpillFull(SpillError):
+    """The spill directory is full: the run stops, with what it finished kept for a resume."""
+
+
 class MemoryStore:
     """Partitions and runs held in this process's memory (encoded), for runs without a
     spill directory."""
@@ -118,7 +122,7 @@ class DirStore(MemoryStore):
         except OSError as e:
             tmp.unlink(missing_ok=True)
             if e.errno in (errno.ENOSPC, errno.EDQUOT):
-                raise SpillError(f"the spill directory {str(self.root.parent)!r} is full") from None
+                raise SpillFull(f"the spill directory {str(self.root.parent)!r} is full") from None
             raise SpillError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
 
     def put_part(self, k: int, i: int, data: bytes) -> None:
