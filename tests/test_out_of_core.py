@@ -202,3 +202,30 @@ def test_a_lost_dask_worker_changes_nothing():
     finally:
         client.close()
         cluster.close()
+
+
+def test_resume_refusals_speak_the_command_lines_words(tmp_path, capsys):
+    analyse("triangle5", spill=tmp_path, memory_bytes=16 * MIB)
+    with pytest.raises(SpillError, match=r"counts kept, not positions only \(--positions-only\)"):
+        analyse("triangle5", spill=tmp_path, resume=True, positions_only=True)
+    with pytest.raises(SpillError, match="no finish, not finish on hole 13"):
+        analyse("triangle5", spill=tmp_path, resume=True, finish=12)
+    assert main(["count", "triangle5", "--table", "--positions-only"]) == 2
+    assert "--positions-only does not keep" in capsys.readouterr().err
+
+
+def test_a_stopped_level_leaves_no_runs_behind(tmp_path, monkeypatch):
+    # Ctrl-C while a level merges, its runs written: they go, the finished levels stay
+    from pegsolver.engine import partitioned
+    real, calls = partitioned.merge_runs, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 40:
+            assert list(tmp_path.glob("*/runs_*"))   # the level's runs are there now
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(partitioned, "merge_runs", interrupted)
+    a = analyse("triangle7", spill=tmp_path, memory_bytes=16 * MIB, threads=1)
+    assert a.stopped == "interrupted" and len(a.levels) > 5
+    assert not list(tmp_path.glob("*/runs_*")) and a.disk_bytes > 0

@@ -114,6 +114,8 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
         raise PegsolverError(f"--workers must be from 1 to 256, not {args.workers}")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
+    if args.table and args.positions_only:
+        raise PegsolverError("--table counts solutions, which --positions-only does not keep: drop one of them")
     if args.table and (args.spill or args.resume or args.workers is not None or args.cluster):
         raise PegsolverError("--table runs in memory; --spill, --resume, --workers and --cluster apply to one start")
     return {"spill": args.resume or args.spill, "resume": bool(args.resume), "workers": args.workers,

@@ -195,15 +195,24 @@ def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
         except Exception as e:  # refused, timed out, or something else answering there (any error)
             raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): "
                                f"{type(e).__name__}: {str(e)[:200]}") from None
-    # the workers ignore Ctrl-C (an ignored signal stays ignored in a child): this process
-    # stops them itself; their scratch space is a directory of this run, removed at the end
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if threading.current_thread() is threading.main_thread() \
-        else None
-    scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")
+    # Ctrl-C is blocked while the cluster starts: its processes inherit the block, so the
+    # terminal's Ctrl-C reaches only this process, which stops them itself; a Ctrl-C in that
+    # window is held, and arrives (as KeyboardInterrupt) once the cluster can be shut down
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
+    scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")   # removed by DaskRun.close
     try:
         cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=logging.ERROR, local_directory=scratch)
+        client = Client(cluster)
     finally:
         if old is not None:
-            signal.signal(signal.SIGINT, old)
-    return Client(cluster), cluster, scratch
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            except KeyboardInterrupt:
+                if "client" in locals():
+                    client.shutdown()
+                    cluster.close()
+                shutil.rmtree(scratch, ignore_errors=True)
+                raise
+    return client, cluster, scratch

@@ -73,6 +73,7 @@ class PartitionedRun(LevelRun):
         self.level_stats: list[dict[str, Any]] = []   # per level: partitions, bytes stored, seconds
         self.disk_peak = 0
         self.dedup = 1.0   # positions per child staged, in the last level made
+        self.first = 0     # the start of the first enumeration (the forward one)
 
     def keep(self, level: LevelSet) -> Any:
         # the level stays stored (keep_levels): read again when the winning ones are counted
@@ -130,10 +131,11 @@ class PartitionedRun(LevelRun):
         identity = {"pegsolver": package_version(), "board": self.board_name, "holes": self.shape.size,
                     "jumps": len(self.shape.jumps), "start": start, "counted": counted,
                     "symmetries": len(self.group), "finish": self.finish}
-        name = f"{'forward' if counted else 'backward'}_{start:x}"
+        name = f"{'forward' if start == self.first else 'backward'}_{start:x}"
         return open_spill(self.spill, name, identity, self.resume)
 
     def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
+        self.first = self.first or start   # the run's own start; a second enumeration is the backward one
         store = self.open_store(start, counted)
         record = store.finished()
         if record:
@@ -161,7 +163,11 @@ class PartitionedRun(LevelRun):
             if stage + EXPAND_BYTES * (n // max(parts, 1)) > share:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
                                 f"too small for one partition of level {k}; give more memory")
-            work = self.expand_all(store, k, parts, counted, shard_bits, stage)   # raises on a count past 2**128
+            try:
+                work = self.expand_all(store, k, parts, counted, shard_bits, stage)   # raises past 2**128
+            except BaseException:   # a stop: what it held counts, and a half-made level goes
+                self._abandon(store, k + 1)
+                raise
             # a group's children are summed into about dedup times as many positions (the last
             # level's ratio, with a margin): groups as large as a thread's share then allows
             sizes = self.shard_sizes(store, k + 1)
@@ -170,7 +176,11 @@ class PartitionedRun(LevelRun):
             if sizes is not None and int(sizes.sum()) > PARALLEL_FROM:   # work for every thread or worker
                 cap = min(cap, int(sizes.sum()) // (2 * self.threads) + 1)
             groups = _groups(sizes, cap)
-            made = self.merge_all(store, k + 1, groups, counted, share)
+            try:
+                made = self.merge_all(store, k + 1, groups, counted, share)
+            except BaseException:
+                self._abandon(store, k + 1)
+                raise
             self.peak = max(self.peak, work.peak_bytes * self.threads, max((m[4] for m in made), default=0))
             self.per_parent = max(work.children / max(work.nodes, 1), 1.0)
             new_n = sum(m[0] for m in made)
@@ -181,6 +191,12 @@ class PartitionedRun(LevelRun):
             yield k, StoredLevel(store, k, parts, n, total), _totals(work)
             if not self.keep_levels:
                 store.drop_level(k - 1)
+
+    def _abandon(self, store: MemoryStore, k: int) -> None:
+        # level k stopped half made: its runs and partitions are of no use to a resume
+        self.disk_peak = max(self.disk_peak, store.disk_bytes())
+        store.drop_runs(k)
+        store.drop_level(k)
 
     def _finish(self, store: MemoryStore, k: int, parts: int, n: int, total: int, work: StepWork | None,
                 seconds: float, made: list[tuple[int, int, int, int, int]] | None = None) -> None:

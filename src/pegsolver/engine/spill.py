@@ -102,8 +102,9 @@ class DirStore(MemoryStore):
         theirs = record.get("identity", {})
         for key, ours in self.identity.items():
             if theirs.get(key) != ours:
-                raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with {key} "
-                                 f"{theirs.get(key)!r}, not {ours!r}: it cannot be resumed by this run")
+                raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with "
+                                 f"{_differs(key, theirs.get(key), ours, self.identity['holes'])}: it cannot be "
+                                 f"resumed by this run")
         return record
 
     def _forget(self) -> None:
@@ -166,6 +167,23 @@ class DirStore(MemoryStore):
         self._write(self.manifest, json.dumps(self.record, indent=1).encode())
 
 
+def _differs(key: str, theirs: Any, ours: Any, holes: int) -> str:
+    # "board 'a', not 'b'", or, for the entries a user never types, both in the command line's words
+    if key in ("counted", "start", "finish"):
+        return f"{_shown(key, theirs, holes)}, not {_shown(key, ours, holes)}"
+    return f"{key} {theirs!r}, not {ours!r}"
+
+
+def _shown(key: str, value: Any, holes: int) -> str:
+    # an identity entry in the command line's words
+    if key == "counted":
+        return "counts kept" if value else "positions only (--positions-only)"
+    if key == "start" and isinstance(value, int):
+        vacant = [h + 1 for h in range(holes) if not value >> h & 1]
+        return f"the start with hole{'s' * (len(vacant) != 1)} {', '.join(map(str, vacant))} vacant (numbered from 1)"
+    return "no finish" if value is None else f"finish on hole {value + 1}" if isinstance(value, int) else "?"
+
+
 def package_version() -> str:
     """This pegsolver's version, as installed ("source" when run from a source tree)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -183,9 +201,13 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
     """
     root = Path(directory)
     identity = {**identity, "format": FORMAT}
-    if resume and identity.get("counted") and not (root / name / "run.json").exists():
-        # the forward levels must be there to resume; say whose run is there instead
-        for other in sorted(root.glob("*/run.json")):
-            DirStore(other.parent, identity, resume=True)   # raises, naming what differs
-        raise SpillError(f"nothing to resume in {str(root)!r}: it holds no run record")
+    if resume and not (root / name / "run.json").exists():
+        # the forward levels must be there to resume; say whose run is there instead (a
+        # backward pass, of a finish, is new when its forward levels are there)
+        records = sorted(root.glob("*/run.json"))
+        forward = [r for r in records if r.parent.name.startswith("forward_")]
+        if name.startswith("forward_") or not forward:
+            for other in forward or records:
+                DirStore(other.parent, identity, resume=True)   # raises, naming what differs
+            raise SpillError(f"nothing to resume in {str(root)!r}: it holds no run record")
     return DirStore(root / name, identity, resume)
