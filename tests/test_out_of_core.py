@@ -59,14 +59,19 @@ def test_triangles_out_of_core_and_on_two_workers(board, vacant, tmp_path):
     disk = analyse(b, spill=tmp_path / "disk", memory_bytes=16 * MIB, threads=2)
     assert figures(disk) == figures(ref)
     if board == "triangle6":
-        dask = analyse(b, workers=2, memory_bytes=64 * MIB)
+        steps: dict[tuple[int, str], tuple[int, int]] = {}
+        dask = analyse(b, workers=2, memory_bytes=64 * MIB,
+                       on_step=lambda k, step, done, total, _: steps.__setitem__((k, step), (done, total)))
         assert figures(dask) == figures(ref)
+        assert {k for k, _ in steps} == set(range(1, len(ref.levels)))   # both steps of every level
+        assert all(done == total for done, total in steps.values())
 
 
 def test_english_on_a_dask_local_cluster_of_two_workers(english_in_memory):
     a = analyse("english", finish="d4", workers=2, memory_bytes=1024 * MIB)
     assert not a.stopped, a.message
     assert figures(a) == figures(english_in_memory)
+    assert a.workers == 2 and "2 Dask workers" in a.to_text() and "partitions held in memory" in a.to_text()
 
 
 def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triangle7_in_memory):
@@ -79,6 +84,24 @@ def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triang
     assert first.stopped == "interrupted" and len(first.levels) == 13  # levels 0..12
     resumed = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB, threads=2)
     assert not resumed.stopped and figures(resumed) == figures(ref)
+    # a finished run resumed: its figures again, with the peaks it reached
+    again = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB, threads=2)
+    assert figures(again) == figures(ref) and again.peak_bytes > 0
+    assert again.disk_bytes == resumed.disk_bytes > 0 and "spill directory at most" in again.to_text()
+
+
+def test_each_step_of_a_level_tells_its_partitions_as_they_finish(tmp_path):
+    steps = []
+    a = analyse("english", spill=tmp_path, memory_bytes=64 * MIB, threads=2,
+                on_step=lambda k, step, done, total, seconds: steps.append((k, step, done, total, seconds)))
+    assert not a.stopped, a.message
+    for stats in a.level_stats[1:]:
+        k = stats["k"]
+        merging = [(done, total) for kk, step, done, total, _ in steps if (kk, step) == (k, "merging")]
+        expanding = [done for kk, step, done, _, _ in steps if (kk, step) == (k, "expanding")]
+        assert merging == [(d, stats["parts"]) for d in range(1, stats["parts"] + 1)]
+        assert expanding == list(range(1, a.level_stats[k - 1]["parts"] + 1))
+    assert all(seconds >= 0 for *_, seconds in steps)
 
 
 def test_a_killed_run_resumes_from_its_last_stored_level(tmp_path, triangle7_in_memory):
@@ -139,6 +162,8 @@ def test_a_cluster_that_does_not_answer_is_a_clear_error():
     with pytest.raises(ClusterError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"):
         analyse("triangle5", cluster="tcp://127.0.0.1:9")
     assert time.monotonic() - t0 < 30
+    with pytest.raises(ClusterError, match="'http://x:1' is not a Dask scheduler address"):
+        analyse("triangle5", cluster="http://x:1")
 
 
 @pytest.mark.parametrize("argv,match", [

@@ -18,10 +18,11 @@
 #   _enum_stage.pxi   Stage: a thread's staged children, bucketed, in a block arena
 #   _enum_expand.pxi  generate(): a level's children into the stages (Work: counters)
 #   _enum_merge.pxi   insert(): the staged children merged into the next level
+#   _enum_rank.pxi    rank_keys(): positions ranked within their peg count, for storage
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport prefetch, ctz64
+from pegcore._common cimport prefetch, ctz64, popcount64
 from pegcore._bits64 cimport bits_t, hash_bits
 
 import numpy as np
@@ -66,3 +67,4 @@ include "_enum_table.pxi"
 include "_enum_stage.pxi"
 include "_enum_expand.pxi"
 include "_enum_merge.pxi"
+include "_enum_rank.pxi"

@@ -70,7 +70,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
             memory_bytes: int | None = None, seconds: float | None = None, keep_positions: bool = True,
             progress: Callable[[int, int], None] | None = None, force: bool = False,
             limit: Limit | None = None, spill: str | os.PathLike[str] | None = None, resume: bool = False,
-            workers: int | None = None, cluster: str | None = None, positions_only: bool = False) -> Analysis:
+            workers: int | None = None, cluster: str | None = None, positions_only: bool = False,
+            on_step: Callable[[int, str, int, int, float], None] | None = None) -> Analysis:
     """Enumerate every position reachable from ``board``'s pegs, level by level.
 
     :param board: the start (at most 64 holes), or a variant name for its standard start.
@@ -90,6 +91,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :param keep_positions: keep each level's positions (8 bytes each) for
         :meth:`Analysis.positions`; needed for the winning positions.
     :param progress: called as ``progress(k, positions)`` after each level.
+    :param on_step: out-of-core and Dask runs: called as ``on_step(k, step, done, total,
+        seconds)`` while level k is made, as partitions of a step (``"expanding"`` level
+        k - 1, ``"merging"`` level k) finish: ``done`` of ``total``, ``seconds`` since the step began.
     :param spill: a directory for out-of-core levels (partitions stored compressed there,
         the memory budget kept in RAM); also the run's checkpoint.
     :param resume: continue the run stored in ``spill`` from its last finished level
@@ -110,18 +114,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :raises ClusterError: a cluster that does not answer, or bad ``workers``.
     :raises CoreMissingError: the compiled enumeration is not built.
     """
-    board = resolve_board(board)
-    shape = board.shape
-    finish = _finish_hole(shape, finish)
-    if positions_only and finish is not None:
-        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
-                             "(--positions-only), not both")
-    if shape.size > enum_sizes().max_holes:
-        raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
-                                 f"{enum_sizes().max_holes}")
-    start = board.pegs_mask
-    if start == 0:
-        raise GoalError("the start has no pegs")
+    board, finish = _problem(board, finish, positions_only)
+    shape, start = board.shape, board.pegs_mask
     limit = enum_limit(limit, threads, memory_bytes, seconds)
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
@@ -135,6 +129,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
                    stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
                       budget_bytes=memory_bytes, positions_only=positions_only)
+    run.on_step = on_step
     _count(result, run, keep_positions, progress)
     if finish is not None and not result.stopped:
         result.solutions = result.finishes.get(finish, 0)
@@ -148,6 +143,22 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     return result
 
 
+def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:
+    # the start and the finish hole, checked for an enumeration
+    board = resolve_board(board)
+    shape = board.shape
+    hole = _finish_hole(shape, finish)
+    if positions_only and hole is not None:
+        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
+                             "(--positions-only), not both")
+    if shape.size > enum_sizes().max_holes:
+        raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
+                                 f"{enum_sizes().max_holes}")
+    if board.pegs_mask == 0:
+        raise GoalError("the start has no pegs")
+    return board, hole
+
+
 def _count(result: Analysis, run: LevelRun, keep_positions: bool, progress: Callable[[int, int], None] | None) -> None:
     # the run's levels into result, and what an out-of-core run stored; the run let go after
     try:
@@ -156,6 +167,7 @@ def _count(result: Analysis, run: LevelRun, keep_positions: bool, progress: Call
         run.close()
     result.level_stats = getattr(run, "level_stats", [])
     result.disk_bytes = getattr(run, "disk_peak", 0)
+    result.workers = getattr(run, "nworkers", 0)
 
 
 def _finish_hole(shape: Shape, finish: int | str | None) -> int | None:

@@ -15,6 +15,7 @@ from ..engine import limits
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
 from ..model.geometry import Hole
+from ..model.goal import plural
 from ..model.notation import hole_name, parse_hole
 from ..solver import Limit
 from ..survey import survey_vacancies
@@ -149,7 +150,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
     finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
-    with progress_bar("levels", board.peg_count) as bar:
+    with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size
         last = [time.monotonic()]
 
         def progress(k: int, n: int) -> None:
@@ -157,7 +158,12 @@ def cmd_count(args: argparse.Namespace) -> int:
             rate, last[0] = n / max(now - last[0], 1e-9), now
             bar.advance()
             bar.status(f"{n:,} positions after {k} jumps, {rate:,.0f} a second; {usage_text(place['spill'])}")
-        result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress,
+
+        def on_step(k: int, step: str, done: int, total: int, seconds: float) -> None:
+            left = f", about {seconds * (total - done) / done:,.0f} s left in this step" if done else ""
+            bar.status(f"level {k}: {step}, {done} of {plural(total, 'partition')}{left}; "
+                       f"{usage_text(place['spill'])}")
+        result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress, on_step=on_step,
                                   keep_positions=finish is not None, limit=limit, force=args.force, **place)
     print(json.dumps(result.to_json(name)) if args.json else result.to_text(args.notation))
     if result.stopped is Reason.INTERRUPTED:

@@ -44,12 +44,14 @@ def on_terminal() -> bool:
 
 
 @contextmanager
-def progress_bar(label: str, total: int | None = None) -> Iterator[Bar]:
+def progress_bar(label: str, total: int | None = None, eta: bool = True) -> Iterator[Bar]:
     """A progress display on standard error for the ``with`` block, if it is a terminal.
 
     :param label: what is counted or done (``"levels"``, ``"searching"``).
     :param total: units of work in all; None for a status line, which is cleared when the
         block ends (a bar stays, to show how far the work went).
+    :param eta: show the time left at the rate so far (False where units of work differ
+        in size, as the levels of a board do).
     """
     if not on_terminal():
         yield Bar()
@@ -66,7 +68,7 @@ def progress_bar(label: str, total: int | None = None) -> Iterator[Bar]:
 
     columns: list[ProgressColumn] = [TextColumn("{task.description}", markup=False)]
     if total is not None:
-        columns += [BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        columns += [BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), *([TimeRemainingColumn()] if eta else []),
                     TextColumn("{task.fields[status]}", markup=False)]
     # Standard output is never drawn through the display: it may be a pipe while standard error is not.
     with Progress(*columns, console=Console(file=sys.stderr), transient=total is None,

@@ -123,17 +123,19 @@ class DaskRun(PartitionedRun):
         self.stores.append(store)
         return store
 
-    def _wait(self, futures: list[Any]) -> list[Any]:
-        wait = _dask().wait
+    def _wait(self, futures: list[Any], k: int, step: str) -> list[Any]:
+        wait, t0 = _dask().wait, time.monotonic()
         while True:
             timeout = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
             try:
                 wait(futures, timeout=1.0 if timeout is None else min(timeout, 1.0))
             except TimeoutError:
+                self.tell(k, step, sum(f.done() for f in futures), len(futures), t0)
                 if self.deadline is not None and time.monotonic() >= self.deadline:
                     self.client.cancel(futures)
                     raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit") from None
                 continue
+            self.tell(k, step, len(futures), len(futures), t0)
             try:
                 return list(self.client.gather(futures))
             except MemoryError as e:
@@ -146,7 +148,7 @@ class DaskRun(PartitionedRun):
         c = self.client
         self._outs = [c.submit(_expand_task, self.spec, store.futures[k, i], counted, shard_bits, stage, pure=False)
                       for i in range(parts)]
-        metas = self._wait([c.submit(_sizes_task, f, pure=False) for f in self._outs])
+        metas = self._wait([c.submit(_sizes_task, f, pure=False) for f in self._outs], k + 1, "expanding")
         self._sizes = None
         work = StepWork()
         for sizes, w in metas:
@@ -166,7 +168,7 @@ class DaskRun(PartitionedRun):
         for a, b in groups:
             slices = [c.submit(_slice_task, f, a, b, pure=False) for f in self._outs]
             merged.append(c.submit(_merge_task, slices, counted, cap, pure=False))
-        stats = self._wait([c.submit(operator.itemgetter(1), m, pure=False) for m in merged])
+        stats = self._wait([c.submit(operator.itemgetter(1), m, pure=False) for m in merged], k, "merging")
         for j, m in enumerate(merged):
             store.put_part(k, j, c.submit(operator.itemgetter(0), m, pure=False))
         self._outs = []
@@ -192,6 +194,9 @@ def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
     if address is not None:
         try:
             return Client(address, timeout=f"{CONNECT_SECONDS}s"), None, ""
+        except (ValueError, TypeError) as e:  # Dask's parse of the address
+            raise ClusterError(f"{address!r} is not a Dask scheduler address (tcp://HOST:PORT): "
+                               f"{str(e)[:200]}") from None
         except Exception as e:  # refused, timed out, or something else answering there (any error)
             raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): "
                                f"{type(e).__name__}: {str(e)[:200]}") from None

@@ -71,6 +71,8 @@ class Analysis:
     #: positions only: no counts kept (no sequences, games or solutions), for boards whose counts do not fit
     positions_only: bool = False
     disk_bytes: int = 0
+    #: runs on Dask: the workers that ran it (0: threads of this process)
+    workers: int = 0
     stopped: Reason | None = None
     message: str = ""
     _positions: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
@@ -129,6 +131,7 @@ class Analysis:
             "games": self.games,
             "seconds": self.seconds,
             "threads": self.threads,
+            "workers": self.workers,
             "peak_bytes": self.peak_bytes,
             "budget_bytes": self.budget_bytes,
             "bound_bytes": self.bound_bytes,
@@ -177,7 +180,8 @@ class Analysis:
             lines.append("no one-peg finish")
         if self.games is not None:
             lines.append(f"complete games (played until no jump is left): {self.games:,}")
-        lines.append(f"{self.message}; {self.seconds:.2f} s, {self.threads} thread(s), "
+        ran = plural(self.workers, "Dask worker") if self.workers else plural(self.threads, "thread")
+        lines.append(f"{self.message}; {self.seconds:.2f} s, {ran}, "
                      f"peak {self.peak_bytes / 2**20:,.0f} MiB of a budget of {size_text(self.budget_bytes)}")
         lines += self.storage_lines()
         return "\n".join(lines)
@@ -192,11 +196,15 @@ class Analysis:
         rows = ["stored levels (partitions, bits a position for keys / counts): " + ", ".join(
             f"{s['k']}: {s['parts']}, {8 * s['key_bytes'] / s['positions']:.2f} / "
             f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
+        n = sum(s["positions"] for s in stats)
+        rows.append(f"all levels stored: {n:,} positions, "
+                    f"{8 * sum(s['key_bytes'] for s in stats) / max(n, 1):.2f} bits a position for keys, "
+                    f"{8 * sum(s['count_bytes'] for s in stats) / max(n, 1):.2f} for counts")
         rows.append(f"largest level stored: {big['positions']:,} positions in {plural(big['parts'], 'partition')}, "
                     f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
                     f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; " +
                     (f"spill directory at most {size_text(self.disk_bytes)}" if self.disk_bytes
-                     else "held in the workers' memory"))
+                     else "partitions held in memory"))
         return rows
 
 

@@ -96,6 +96,8 @@ class LevelRun:
         self.held = 0           # bytes of the levels kept
         self.peak = 0
         self.tables: list[Table] = []  # every table alive (both sets)
+        # out-of-core runs: told (k, step, done, total, seconds) as a step's partitions finish
+        self.on_step: Callable[[int, str, int, int, float], None] | None = None
 
     def close(self) -> None:
         """Release what the run holds outside this process (nothing here)."""

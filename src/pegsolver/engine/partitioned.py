@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -89,7 +89,7 @@ class PartitionedRun(LevelRun):
             names = itertools.count()
             return expand_partition(self.spec, decode(store.get_part(k, i)), counted, shard_bits, stage,
                                     lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data))
-        return _sum(self._map(one, range(parts)))
+        return _sum(self._map(one, range(parts), k + 1, "expanding"))
 
     def merge_all(self, store: MemoryStore, k: int, groups: list[tuple[int, int]], counted: bool,
                   cap: int) -> list[tuple[int, int, int, int, int]]:
@@ -101,16 +101,29 @@ class PartitionedRun(LevelRun):
             enc = encode(*piece)
             store.put_part(k, j, enc.data)
             return enc.positions, total, enc.key_bytes, enc.count_bytes, peak
-        return self._map(one, range(len(groups)))
+        return self._map(one, range(len(groups)), k, "merging")
 
     def shard_sizes(self, store: MemoryStore, k: int) -> Any:
         return shard_sizes(store.run_list(k))
 
-    def _map(self, f: Callable[[int], Any], items: range) -> list[Any]:
+    def _map(self, f: Callable[[int], Any], items: range, k: int, step: str) -> list[Any]:
+        # f over the partitions, in order, on the threads; on_step told as each one finishes
+        t0 = time.monotonic()
         if self.threads == 1 or len(items) == 1:
-            return [self._checked(f, i) for i in items]
+            out = []
+            for i in items:
+                out.append(self._checked(f, i))
+                self.tell(k, step, len(out), len(items), t0)
+            return out
         with ThreadPoolExecutor(self.threads) as pool:
-            return list(pool.map(lambda i: self._checked(f, i), items))
+            futures = [pool.submit(self._checked, f, i) for i in items]
+            for done, _ in enumerate(as_completed(futures), start=1):
+                self.tell(k, step, done, len(items), t0)
+            return [fu.result() for fu in futures]
+
+    def tell(self, k: int, step: str, done: int, total: int, t0: float) -> None:
+        if self.on_step is not None:
+            self.on_step(k, step, done, total, time.monotonic() - t0)
 
     def _checked(self, f: Callable[[int], Any], i: int) -> Any:
         if self.deadline is not None and time.monotonic() >= self.deadline:
@@ -209,13 +222,15 @@ class PartitionedRun(LevelRun):
         self.level_stats.append(stats)
         self.disk_peak = max(self.disk_peak, store.disk_bytes())
         store.drop_runs(k)   # a level merged: its runs are no longer needed
-        store.finish_level({"levels": self.level_stats})
+        store.finish_level({"levels": self.level_stats, "peak_bytes": self.peak, "disk_bytes": self.disk_peak})
 
     def _replay(self, store: MemoryStore, record: dict[str, Any]
                 ) -> Generator[tuple[int, LevelSet, Totals | None], None, tuple[int, int, int, int]]:
         # Levels a spill directory finished before: their figures again, the last one's partitions.
         stats: list[dict[str, Any]] = record["levels"]
         self.level_stats = list(stats)
+        self.peak = max(self.peak, record.get("peak_bytes", 0))   # what the run had reached
+        self.disk_peak = max(self.disk_peak, record.get("disk_bytes", 0))
         for s in stats:
             k, parts, n, total = s["k"], s["parts"], s["positions"], int(s["total"])
             work = None if k == 0 else StepWork(nodes=s["nodes"], dead_ends=s["dead_ends"], games=int(s["games"]),

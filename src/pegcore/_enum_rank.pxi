@@ -1,0 +1,84 @@
+# Positions of one peg count ranked among all positions of that count (the combinatorial
+# number system: a position's pegs c1 < c2 < ... < ck have rank C(c1, 1) + ... + C(ck, k)).
+# For one peg count the rank grows with the key, so a level's sorted keys stay sorted as
+# ranks, and the gaps between neighbours shrink from the 2**holes keys to the C(holes, k)
+# ranks: the stored form delta-codes ranks (pegsolver.engine.partition).
+
+cdef uint64_t BINOM[65][65]     # BINOM[n][k] = C(n, k); C(64, 32) < 2**64
+
+
+cdef void binom_fill() noexcept nogil:
+    cdef int n, k
+    for n in range(65):
+        BINOM[n][0] = 1
+        for k in range(1, 65):
+            BINOM[n][k] = 0 if n == 0 else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+
+binom_fill()
+
+
+def rank_keys(const uint64_t[::1] keys, uint64_t[::1] out):
+    """Rank each key among the keys of its peg count into ``out`` (shapes (n,), uint64).
+
+    :returns: the keys' peg count, or -1 when they do not all have the same one (``out``
+        then holds no meaning).
+    :raises ValueError: arrays of different lengths.
+    """
+    cdef Py_ssize_t n = keys.shape[0], i
+    cdef uint64_t b, r
+    cdef int pegs = -1, k
+    if out.shape[0] != n:
+        raise ValueError(f"{n} keys but room for {out.shape[0]} ranks")
+    if n == 0:
+        return 0
+    pegs = popcount64(keys[0])
+    with nogil:
+        for i in range(n):
+            b = keys[i]
+            if popcount64(b) != pegs:
+                pegs = -1
+                break
+            r = 0
+            k = 1
+            while b:
+                r += BINOM[ctz64(b)][k]
+                k += 1
+                b &= b - 1
+            out[i] = r
+    return pegs
+
+
+def unrank_keys(const uint64_t[::1] ranks, int pegs, int holes, uint64_t[::1] out):
+    """The keys of ``pegs`` pegs on ``holes`` holes with the given ranks, into ``out``
+    (shapes (n,), uint64): the inverse of :func:`rank_keys`.
+
+    :raises ValueError: arrays of different lengths, pegs or holes out of 0..64, or a rank
+        of C(holes, pegs) or more (not a position).
+    """
+    cdef Py_ssize_t n = ranks.shape[0], i
+    cdef uint64_t r, key
+    cdef int k, p
+    cdef bint bad = False
+    if out.shape[0] != n:
+        raise ValueError(f"{n} ranks but room for {out.shape[0]} keys")
+    if not (0 <= pegs <= holes <= 64):
+        raise ValueError(f"{pegs} pegs on {holes} holes is not a position of at most 64 holes")
+    with nogil:
+        for i in range(n):
+            r = ranks[i]
+            if r >= BINOM[holes][pegs]:
+                bad = True
+                break
+            key = 0
+            k = pegs
+            p = holes - 1
+            while k > 0:            # the highest peg first: the largest p with C(p, k) <= r
+                if BINOM[p][k] <= r:
+                    r -= BINOM[p][k]
+                    key |= (<uint64_t>1) << p
+                    k -= 1
+                p -= 1
+            out[i] = key
+    if bad:
+        raise ValueError(f"a rank past the {BINOM[holes][pegs]} positions of {pegs} pegs on {holes} holes")
