@@ -92,7 +92,7 @@ class DaskRun(PartitionedRun):
         if spill is not None or resume:
             raise ClusterError("a cluster keeps the partitions in its workers' memory: --spill and --resume "
                                "apply to runs on this machine")
-        self.client, self.local, self.scratch = connect(workers, address)
+        self.client, self.local, self.scratch = connect(workers, address, budget)
         n = max(len(self.client.scheduler_info().get("workers", {})), 1)
         threads = 1 << (n.bit_length() - 1)
         super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name,
@@ -183,9 +183,18 @@ def _dask() -> Any:
         raise ClusterError("--workers and --cluster need Dask distributed: pip install 'dask[distributed]'") from None
 
 
-def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
+# Workers started here spill what they hold (partitions, children) to their scratch
+# directory past 70% of their share of the budget (Dask's own spilling), and are never
+# paused or killed for memory: a paused worker could wait for ever on the others.
+LOCAL_MEMORY = {"distributed.worker.memory.target": False, "distributed.worker.memory.spill": 0.7,
+                "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": False}
+WORKER_LEAST = 512 << 20   # a worker's share at least: its process takes about 150 MiB idle
+
+
+def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[Any, Any, str]:
     """A Dask client, and the LocalCluster and its scratch directory when started here: of
-    ``workers`` processes (one thread each), or of the scheduler at ``address``.
+    ``workers`` processes (one thread each, each with ``budget / workers`` bytes of memory
+    before it spills to disk; 0: Dask's default share), or of the scheduler at ``address``.
 
     :raises ClusterError: Dask is not installed, or no scheduler answers within 10 s.
     """
@@ -207,8 +216,15 @@ def connect(workers: int | None, address: str | None) -> tuple[Any, Any, str]:
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
     scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")   # removed by DaskRun.close
     try:
-        cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR, local_directory=scratch)
+        with importlib.import_module("dask").config.set(LOCAL_MEMORY):
+            try:
+                cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR, local_directory=scratch,
+                                       memory_limit=max(budget // (workers or 1), WORKER_LEAST) if budget
+                                       else "auto")
+            except RuntimeError as e:   # a worker process that could not start (its error is above)
+                shutil.rmtree(scratch, ignore_errors=True)
+                raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}") from None
         client = Client(cluster)
     finally:
         if old is not None:
