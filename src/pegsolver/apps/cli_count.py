@@ -83,9 +83,12 @@ def add_count_parser(sub: Subparsers) -> None:
                    help="keep no counts (half the memory and disk): positions and dead ends, no solutions")
     c.add_argument("--spill", metavar="DIR",
                    help="out of core: keep each level as compressed partitions in DIR (also the checkpoint)")
-    c.add_argument("--resume", metavar="DIR", help="continue the run stored in DIR from its last finished level")
+    c.add_argument("--resume", metavar="DIR",
+                   help="continue the run stored in DIR from its last finished level (give --memory-gb and "
+                        "--threads again: they may differ from the first run's)")
     c.add_argument("--workers", type=int, metavar="N",
-                   help="run the partitions on a Dask LocalCluster of N worker processes started here")
+                   help="run the partitions on a Dask LocalCluster of N worker processes started here, "
+                        "sharing --memory-gb (each spills to disk past 70%% of its share)")
     c.add_argument("--cluster", metavar="ADDRESS",
                    help="run the partitions on the Dask scheduler at ADDRESS (tcp://HOST:8786)")
 
