@@ -7,6 +7,7 @@ import errno
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -15,6 +16,7 @@ from pegsolver.analysis import analyse
 from pegsolver.apps.cli import main
 from pegsolver.engine import spill as spill_module
 from pegsolver.engine.cluster import ClusterError
+from pegsolver.engine.levels import LevelStop
 from pegsolver.engine.spill import SpillError
 
 # Published English figures (Bell's English pages; OEIS A112737 for the positions): from the
@@ -254,3 +256,36 @@ def test_a_stopped_level_leaves_no_runs_behind(tmp_path, monkeypatch):
     a = analyse("triangle7", spill=tmp_path, memory_bytes=16 * MIB, threads=1)
     assert a.stopped == "interrupted" and len(a.levels) > 5
     assert not list(tmp_path.glob("*/runs_*")) and a.disk_bytes > 0
+
+
+def test_a_stop_during_a_step_stops_the_partitions_still_running(tmp_path, monkeypatch):
+    # Ctrl-C once one partition of a step has finished: the others stop at their next poll,
+    # rather than running to their end (minutes on the large boards)
+    from pegsolver.engine import partitioned
+    real, lock = partitioned.expand_partition, threading.Lock()
+    state = {"armed": False, "calls": 0, "halted": 0}
+
+    def expand(spec, piece, counted, shard_bits, stage, emit, poll):
+        with lock:
+            first = state["calls"] == 0
+            state["calls"] += state["armed"]
+        if state["armed"] and not first:
+            t_end = time.monotonic() + 30
+            while time.monotonic() < t_end:   # held until the stop reaches it
+                try:
+                    poll()
+                except LevelStop:
+                    state["halted"] += 1
+                    raise
+                time.sleep(0.01)
+        return real(spec, piece, counted, shard_bits, stage, emit, poll)
+
+    def on_step(k, step, done, total, seconds):
+        if step == "merging" and done == total >= 2 and not state["armed"]:
+            state["armed"] = True        # the next step expands 2 partitions or more
+        elif step == "expanding" and state["armed"]:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(partitioned, "expand_partition", expand)
+    a = analyse("english", spill=tmp_path, memory_bytes=64 * MIB, threads=2, on_step=on_step)
+    assert a.stopped == "interrupted" and state["halted"] >= 1

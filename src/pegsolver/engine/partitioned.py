@@ -11,6 +11,7 @@ pieces of every run. Threads run the steps here; engine.cluster runs them on Das
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -74,6 +75,7 @@ class PartitionedRun(LevelRun):
         self.disk_peak = 0
         self.dedup = 1.0   # positions per child staged, in the last level made
         self.first = 0     # the start of the first enumeration (the forward one)
+        self.halt = threading.Event()   # set when a step stops: its other partitions stop too
 
     def keep(self, level: LevelSet) -> Any:
         # the level stays stored (keep_levels): read again when the winning ones are counted
@@ -88,7 +90,8 @@ class PartitionedRun(LevelRun):
         def one(i: int) -> StepWork:
             names = itertools.count()
             return expand_partition(self.spec, decode(store.get_part(k, i)), counted, shard_bits, stage,
-                                    lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data))
+                                    lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data),
+                                    self.poll)
         return _sum(self._map(one, range(parts), k + 1, "expanding"))
 
     def merge_all(self, store: MemoryStore, k: int, groups: list[tuple[int, int]], counted: bool,
@@ -97,7 +100,7 @@ class PartitionedRun(LevelRun):
 
         def one(j: int) -> tuple[int, int, int, int, int]:
             a, b = groups[j]
-            piece, total, peak = merge_runs((run_piece(r, a, b) for r in runs), counted, cap)
+            piece, total, peak = merge_runs(self.polled(run_piece(r, a, b) for r in runs), counted, cap)
             enc = encode(*piece)
             store.put_part(k, j, enc.data)
             return enc.positions, total, enc.key_bytes, enc.count_bytes, peak
@@ -115,11 +118,30 @@ class PartitionedRun(LevelRun):
                 out.append(self._checked(f, i))
                 self.tell(k, step, len(out), len(items), t0)
             return out
+        self.halt.clear()
         with ThreadPoolExecutor(self.threads) as pool:
             futures = [pool.submit(self._checked, f, i) for i in items]
-            for done, _ in enumerate(as_completed(futures), start=1):
-                self.tell(k, step, done, len(items), t0)
+            try:
+                for done, fu in enumerate(as_completed(futures), start=1):
+                    fu.result()   # a stop in one partition stops them all
+                    self.tell(k, step, done, len(items), t0)
+            except BaseException:   # Ctrl-C here, or a partition's stop: the others stop at their next poll
+                self.halt.set()
+                raise
             return [fu.result() for fu in futures]
+
+    def polled(self, pieces: Iterator[Any]) -> Iterator[Any]:
+        # the pieces of a merge, with a poll before each
+        for piece in pieces:
+            self.poll()
+            yield piece
+
+    def poll(self) -> None:
+        # called by the steps between chunks of work: a stop elsewhere, or the deadline, ends them
+        if self.halt.is_set():
+            raise LevelStop(Reason.INTERRUPTED, "stopped with the other partitions")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
 
     def tell(self, k: int, step: str, done: int, total: int, t0: float) -> None:
         if self.on_step is not None:

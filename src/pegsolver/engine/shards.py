@@ -99,8 +99,9 @@ def table_of(piece: Piece, counted: bool, budget: int) -> Any:
 
 
 def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: int, stage_bytes: int,
-                     emit: Callable[[bytes], None]) -> StepWork:
-    """Expand one partition (its keys and counts): its children go to ``emit`` as runs.
+                     emit: Callable[[bytes], None], poll: Callable[[], None] | None = None) -> StepWork:
+    """Expand one partition (its keys and counts): its children go to ``emit`` as runs;
+    ``poll`` is called between chunks of parents, and may raise to stop the expansion.
 
     :raises MemoryError: the stage or a table cannot be allocated.
     :raises PegsolverError: a count passed 2**128.
@@ -117,6 +118,8 @@ def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: i
     work, sums = E.Work(), StepWork()
     pos, end = 0, parents.slots_used
     while pos < end:
+        if poll is not None:
+            poll()
         hi = min(pos + CHUNK_SLOTS, end)
         reached = E.generate(mv, parents, pos, hi, st, work)
         if reached < hi or reached >= end:
