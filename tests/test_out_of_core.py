@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 
+from pegsolver import PegsolverError
 from pegsolver.analysis import analyse
 from pegsolver.apps.cli import main
 from pegsolver.engine import spill as spill_module
@@ -166,6 +168,31 @@ def test_a_cluster_that_does_not_answer_is_a_clear_error():
     assert time.monotonic() - t0 < 30
     with pytest.raises(ClusterError, match="'http://x:1' is not a Dask scheduler address"):
         analyse("triangle5", cluster="http://x:1")
+    with pytest.raises(ClusterError, match="port 99999 is not 1 to 65535"):
+        analyse("triangle5", cluster="tcp://127.0.0.1:99999")
+
+
+def test_a_server_that_never_speaks_dask_is_a_clear_error_not_a_hang():
+    import socket
+    with socket.socket() as server:   # takes connections (the kernel's backlog) and says nothing
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match="but not as a Dask scheduler"):
+            analyse("triangle5", cluster=f"tcp://127.0.0.1:{server.getsockname()[1]}")
+        assert time.monotonic() - t0 < 30
+
+
+def test_a_stored_levels_positions_read_as_in_memory(tmp_path):
+    ref = analyse("triangle6")
+    a = analyse("triangle6", spill=tmp_path, memory_bytes=16 * MIB)
+    for k in (0, 5, len(ref.levels) - 1):
+        assert np.array_equal(a.positions(k), ref.positions(k))
+
+
+def test_resume_takes_true_or_false_not_a_directory(tmp_path):
+    with pytest.raises(PegsolverError, match="give the directory as spill=DIR, resume=True"):
+        analyse("triangle5", resume=str(tmp_path))
 
 
 @pytest.mark.parametrize("argv,match", [
@@ -174,6 +201,8 @@ def test_a_cluster_that_does_not_answer_is_a_clear_error():
     (["--workers", "2", "--threads", "2"], "--threads applies"),
     (["--spill", "a", "--resume", "b"], "two directories"),
     (["--table", "--spill", "a"], "--table runs in memory"),
+    (["--spill", ""], "--spill needs a directory, not an empty name"),
+    (["--resume", "no-such-directory"], "'no-such-directory' does not exist"),
 ])
 def test_bad_cli_combinations(argv, match, capsys):
     assert main(["count", "triangle5", *argv]) == 2

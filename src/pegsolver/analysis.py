@@ -114,6 +114,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :raises ClusterError: a cluster that does not answer, or bad ``workers``.
     :raises CoreMissingError: the compiled enumeration is not built.
     """
+    if not isinstance(resume, bool):
+        raise PegsolverError(f"resume is True or False, not {resume!r}: give the directory as spill=DIR, resume=True")
     board, finish = _problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
     limit = enum_limit(limit, threads, memory_bytes, seconds)

@@ -72,7 +72,8 @@ def add_count_parser(sub: Subparsers) -> None:
                    help="solutions of every single-vacancy -> single-peg problem instead of one start")
     c.add_argument("--unreduced", action="store_true", help="count every position, not symmetry classes")
     c.add_argument("--threads", type=int, metavar="N",
-                   help="threads, a power of two up to 64 (default: the CPUs available, rounded down to one)")
+                   help="threads, a power of two up to 64 (default: the CPUs available, rounded down to a "
+                        "power of two)")
     c.add_argument("--memory-gb", type=float, metavar="GB",
                    help="memory budget in GiB (default: 3/4 of the memory available)")
     c.add_argument("--seconds", type=float, default=0.0, metavar="S", help="time limit; 0 for none (default)")
@@ -109,6 +110,9 @@ def usage_text(spill: object) -> str:
 
 def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
     """analyse()'s spill, resume, workers and cluster from --spill, --resume, --workers, --cluster."""
+    for flag, value in (("--spill", args.spill), ("--resume", args.resume)):
+        if value is not None and not value.strip():
+            raise PegsolverError(f"{flag} needs a directory, not an empty name")
     if args.spill and args.resume and args.spill != args.resume:
         raise PegsolverError(f"--spill {args.spill} and --resume {args.resume} name two directories; "
                              f"--resume DIR alone continues the run in DIR")

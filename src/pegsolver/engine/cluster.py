@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import logging
 import operator
+import re
 import shutil
 import signal
 import tempfile
@@ -191,6 +192,34 @@ LOCAL_MEMORY = {"distributed.worker.memory.target": False, "distributed.worker.m
 WORKER_LEAST = 512 << 20   # a worker's share at least: its process takes about 150 MiB idle
 
 
+def _join(Client: Any, address: str) -> Any:
+    # A client of the scheduler at address, made in a thread of its own: a server that
+    # takes the connection but never speaks Dask's protocol would hold Client() for ever.
+    port = re.fullmatch(r"(?:tcp|tls)://.+:(\d+)", address)
+    if port and not 0 < int(port.group(1)) < 65536:
+        raise ClusterError(f"{address!r} is not a Dask scheduler address: port {port.group(1)} is not 1 to 65535")
+    out: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            out["client"] = Client(address, timeout=f"{CONNECT_SECONDS}s")
+        except BaseException as e:   # handed to the caller below
+            out["error"] = e
+    thread = threading.Thread(target=attempt, daemon=True, name="pegsolver-dask-connect")
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)
+    e = out.get("error")
+    if "client" in out:
+        return out["client"]
+    if isinstance(e, (ValueError, TypeError)):   # Dask's parse of the address
+        raise ClusterError(f"{address!r} is not a Dask scheduler address (tcp://HOST:PORT): {str(e)[:200]}")
+    if isinstance(e, OSError):   # refused, unreachable or timed out
+        raise ClusterError(f"no Dask scheduler answers at {address!r} (waited up to {CONNECT_SECONDS} s): "
+                           f"{str(e)[:200]}")
+    raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler" +
+                       (f" ({type(e).__name__})" if e is not None else f" (no handshake in {CONNECT_SECONDS + 5} s)"))
+
+
 def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[Any, Any, str]:
     """A Dask client, and the LocalCluster and its scratch directory when started here: of
     ``workers`` processes (one thread each, each with ``budget / workers`` bytes of memory
@@ -201,14 +230,7 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     dask = _dask()
     Client, LocalCluster = dask.Client, dask.LocalCluster
     if address is not None:
-        try:
-            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None, ""
-        except (ValueError, TypeError) as e:  # Dask's parse of the address
-            raise ClusterError(f"{address!r} is not a Dask scheduler address (tcp://HOST:PORT): "
-                               f"{str(e)[:200]}") from None
-        except Exception as e:  # refused, timed out, or something else answering there (any error)
-            raise ClusterError(f"no Dask scheduler answers at {address!r} (waited {CONNECT_SECONDS} s): "
-                               f"{type(e).__name__}: {str(e)[:200]}") from None
+        return _join(Client, address), None, ""
     # Ctrl-C is blocked while the cluster starts: its processes inherit the block, so the
     # terminal's Ctrl-C reaches only this process, which stops them itself; a Ctrl-C in that
     # window is held, and arrives (as KeyboardInterrupt) once the cluster can be shut down

@@ -92,11 +92,19 @@ class Analysis:
         """Level k's positions as a numpy uint64 array of shape (positions,): bit i is
         hole i; each class is given by its smallest image. Sorted.
 
-        :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached.
+        :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached,
+            or was held by Dask workers that have stopped.
         """
         if not 0 <= k < len(self._positions):
             raise PegsolverError(f"level {k} was not kept (levels 0..{len(self._positions) - 1} are)")
-        return self._positions[k]
+        keys = self._positions[k]
+        if not isinstance(keys, np.ndarray):   # a level stored in partitions: read them
+            try:
+                keys = self._positions[k] = np.sort(keys.keys_array())
+            except Exception as e:
+                raise PegsolverError(f"level {k}'s positions were held by the Dask workers, which have stopped: "
+                                     f"run in memory or with spill= to read them ({type(e).__name__})") from None
+        return keys
 
     def winning_positions(self, k: int) -> npt.NDArray[np.uint64]:
         """Level k's winning positions (uint64, sorted), given a finish.
@@ -197,7 +205,7 @@ class Analysis:
             f"{s['k']}: {s['parts']}, {8 * s['key_bytes'] / s['positions']:.2f} / "
             f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
         n = sum(s["positions"] for s in stats)
-        rows.append(f"all levels stored: {n:,} positions, "
+        rows.append(f"levels {stats[0]['k']} to {stats[-1]['k']} stored: {n:,} positions, "
                     f"{8 * sum(s['key_bytes'] for s in stats) / max(n, 1):.2f} bits a position for keys, "
                     f"{8 * sum(s['count_bytes'] for s in stats) / max(n, 1):.2f} for counts")
         rows.append(f"largest level stored: {big['positions']:,} positions in {plural(big['parts'], 'partition')}, "

@@ -201,6 +201,9 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
     """
     root = Path(directory)
     identity = {**identity, "format": FORMAT}
+    if resume and not root.is_dir():
+        what = "is not a directory" if root.exists() else "does not exist"
+        raise SpillError(f"nothing to resume: {str(root)!r} {what}")
     if resume and not (root / name / "run.json").exists():
         # the forward levels must be there to resume; say whose run is there instead (a
         # backward pass, of a finish, is new when its forward levels are there)
