@@ -93,7 +93,7 @@ class Analysis:
         hole i; each class is given by its smallest image. Sorted.
 
         :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached,
-            or was held by Dask workers that have stopped.
+            or its stored partitions cannot be read (a Dask run's, once its workers stopped).
         """
         if not 0 <= k < len(self._positions):
             raise PegsolverError(f"level {k} was not kept (levels 0..{len(self._positions) - 1} are)")
@@ -101,9 +101,10 @@ class Analysis:
         if not isinstance(keys, np.ndarray):   # a level stored in partitions: read them
             try:
                 keys = self._positions[k] = np.sort(keys.keys_array())
-            except Exception as e:
-                raise PegsolverError(f"level {k}'s positions were held by the Dask workers, which have stopped: "
-                                     f"run in memory or with spill= to read them ({type(e).__name__})") from None
+            except Exception as e:   # a Dask run's partitions go with its workers; a spill directory may be gone
+                raise PegsolverError(f"level {k}'s stored partitions cannot be read any more ({type(e).__name__}: "
+                                     f"{str(e)[:200]}); a Dask run's go with its workers: run in memory or with "
+                                     f"spill= to read them after the run") from None
         return keys
 
     def winning_positions(self, k: int) -> npt.NDArray[np.uint64]:
