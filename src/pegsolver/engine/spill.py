@@ -84,7 +84,8 @@ class DirStore(MemoryStore):
             probe.write_bytes(b"ok")
             probe.unlink()
         except OSError as e:
-            raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+            # named as the user gave it (root is its run's folder inside it)
+            raise SpillError(f"the spill directory {str(root.parent)!r} is not writable: {e.strerror or e}") from None
         self.record: dict[str, Any] | None = None
         if self.manifest.exists():
             self.record = self._read(resume)
