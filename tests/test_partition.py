@@ -106,3 +106,94 @@ def test_stored_data_that_is_not_a_partition_is_refused():
         decode(data[:-3])
     with pytest.raises(PegsolverError, match="corrupt"):
         decode(data[:-6] + b"\0" * 6)
+
+
+def english_spec():
+    from pegsolver.engine.levels import symmetry_group
+    from pegsolver.engine.shards import BoardSpec
+    from pegsolver.model.variants import find_variant
+    shape = find_variant("english").shape()
+    group = symmetry_group(shape, [(1 << shape.size) - 1 ^ 1 << 16], True)
+    return BoardSpec(np.array(shape.jumps, np.int32).tobytes(),
+                     np.array(group[1:], np.int32).reshape(-1, shape.size).tobytes(), shape.size)
+
+
+@pytest.mark.parametrize("hi", [None, 1])
+def test_a_run_keeps_high_count_words_only_when_a_count_passes_2_64(hi):
+    # the English start reached 5 + 2**64 * hi ways: its children (not summed in a run) are
+    # reached as many ways
+    from pegsolver.engine.shards import expand_partition, run_piece
+    start = np.array([(1 << 33) - 1 ^ 1 << 16], np.uint64)
+    runs: list[bytes] = []
+    piece = (start, np.array([5], np.uint64), None if hi is None else np.array([hi], np.uint64))
+    expand_partition(english_spec(), piece, True, 2, 1 << 20, runs.append)
+    keys, lo, his = zip(*(run_piece(r, 0, 4) for r in runs))
+    # 4 jumps, 1 class: 4 children of one key, not summed
+    assert len(set(np.concatenate(keys).tolist())) == 1 and sum(len(k) for k in keys) == 4
+    assert all(np.all(x == 5) for x in lo)
+    assert all(h is None for h in his) if hi is None else all(np.all(h == 1) for h in his)
+
+
+def test_runs_of_a_real_level_read_back_by_any_shards_and_take_a_few_bytes_a_child(english_levels):
+    # English level 16 expanded into runs of 64 shards: every range of shards reads back
+    # the children of those shards, which make level 17; compressed, a child takes well
+    # under the 16 bytes of its key and count
+    from pegsolver.engine.shards import expand_partition, run_piece, run_shards
+    a, level = english_levels
+    parents = a.positions(16)
+    runs: list[bytes] = []
+    work = expand_partition(english_spec(), (parents, np.ones(len(parents), np.uint64), None), True, 6, 4 << 20,
+                            runs.append)
+    assert len(runs) > 1
+    cuts = [0, 1, 7, 8, 30, 63, 64]
+    whole = []
+    for r in runs:
+        pieces = [run_piece(r, x, y) for x, y in zip(cuts, cuts[1:])]
+        one = run_piece(r, 0, 64)
+        assert np.array_equal(np.concatenate([p[0] for p in pieces]), one[0])
+        assert np.array_equal(np.concatenate([p[1] for p in pieces]), one[1])
+        assert len(one[0]) == run_shards(r)[-1] and one[2] is None
+        whole.append(one[0])
+    children = np.concatenate(whole)
+    assert len(children) == work.children
+    assert np.array_equal(np.unique(children), np.sort(level))
+    assert sum(len(r) for r in runs) < 8 * len(children)
+
+
+@pytest.fixture(scope="module")
+def english_levels():
+    a = analyse("english", keep_positions=True, threads=1)
+    return a, a.positions(17)
+
+
+def test_byte_shuffle_is_the_transpose_of_the_words_bytes():
+    from pegsolver.engine.partition import shuffle_words, unshuffle_words
+    words = np.random.default_rng(3).integers(0, 2**64 - 1, 1001, dtype=np.uint64, endpoint=True)
+    shuffled = shuffle_words(words)
+    assert np.array_equal(shuffled, words.view(np.uint8).reshape(-1, 8).T.ravel())   # little-endian words
+    assert np.array_equal(unshuffle_words(shuffled.tobytes(), len(words)), words)
+    with pytest.raises(PegsolverError, match="corrupt"):
+        unshuffle_words(shuffled.tobytes()[:-1], len(words))
+
+
+def test_a_merge_sums_every_key_across_packed_runs():
+    # runs of random children (keys cut into 8 shards by their top 3 bits, counts near
+    # 2**64 so that sums carry into the high word): the merge of shards 2 to 6 gives each
+    # of their keys once, sorted, with the sum of its counts
+    from pegsolver.engine import shards
+    rng = np.random.default_rng(11)
+    want: dict[int, int] = {}
+    runs = []
+    for _ in range(3):
+        keys = np.sort(rng.integers(1, 64, 300, dtype=np.uint64)) << np.uint64(58)
+        keys |= rng.integers(1, 4, 300, dtype=np.uint64)
+        lo = rng.integers(2**63, 2**64 - 1, 300, dtype=np.uint64, endpoint=True)
+        offsets = np.append(np.searchsorted(keys >> np.uint64(61), np.arange(8, dtype=np.uint64)), len(keys))
+        runs.append(shards.pack_run((keys, lo, None), offsets.astype(np.int64)))
+        for k, c in zip(keys.tolist(), lo.tolist()):
+            want[k] = want.get(k, 0) + c
+    (keys, lo, hi), total, _ = shards.merge_runs([shards.run_piece(r, 2, 7) for r in runs], True, 1 << 30)
+    inside = {k: c for k, c in want.items() if 2 <= k >> 61 < 7}
+    assert keys.tolist() == sorted(inside) and total == sum(inside.values())
+    assert hi is not None
+    assert [a + (b << 64) for a, b in zip(lo.tolist(), hi.tolist())] == [inside[k] for k in sorted(inside)]

@@ -18,7 +18,7 @@
 #   _enum_stage.pxi   Stage: a thread's staged children, bucketed, in a block arena
 #   _enum_expand.pxi  generate(): a level's children into the stages (Work: counters)
 #   _enum_merge.pxi   insert(): the staged children merged into the next level
-#   _enum_rank.pxi    rank_keys(): positions ranked within their peg count, for storage
+#   _enum_rank.pxi    the stored form's transforms: keys ranked within their peg count, bytes shuffled
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset

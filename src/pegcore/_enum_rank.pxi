@@ -2,7 +2,8 @@
 # number system: a position's pegs c1 < c2 < ... < ck have rank C(c1, 1) + ... + C(ck, k)).
 # For one peg count the rank grows with the key, so a level's sorted keys stay sorted as
 # ranks, and the gaps between neighbours shrink from the 2**holes keys to the C(holes, k)
-# ranks: the stored form delta-codes ranks (pegsolver.engine.partition).
+# ranks: the stored form delta-codes ranks (pegsolver.engine.partition). Its words are
+# then byte-shuffled (here too: numpy's strided copy took a tenth of an out-of-core run).
 
 cdef uint64_t BINOM[65][65]     # BINOM[n][k] = C(n, k); C(64, 32) < 2**64
 
@@ -82,3 +83,41 @@ def unrank_keys(const uint64_t[::1] ranks, int pegs, int holes, uint64_t[::1] ou
             out[i] = key
     if bad:
         raise ValueError(f"a rank past the {BINOM[holes][pegs]} positions of {pegs} pegs on {holes} holes")
+
+
+def shuffle_words(const uint64_t[::1] words, unsigned char[::1] out):
+    """Byte-shuffle ``words`` (shape (n,), uint64) into ``out`` (shape (8 * n,), uint8): every
+    word's lowest byte, then every second byte, ... The zero high bytes of small numbers
+    then lie side by side for the codec (as Blosc's shuffle filter does).
+
+    :raises ValueError: ``out`` is not 8 * n bytes.
+    """
+    cdef Py_ssize_t n = words.shape[0], i
+    cdef uint64_t w
+    cdef int b
+    if out.shape[0] != 8 * n:
+        raise ValueError(f"{n} words need {8 * n} bytes, not {out.shape[0]}")
+    with nogil:
+        for i in range(n):
+            w = words[i]
+            for b in range(8):
+                out[b * n + i] = <unsigned char>(w >> (8 * b))
+
+
+def unshuffle_words(const unsigned char[::1] raw, uint64_t[::1] out):
+    """The inverse of :func:`shuffle_words`: ``raw`` (shape (8 * n,), uint8) into ``out``
+    (shape (n,), uint64).
+
+    :raises ValueError: ``raw`` is not 8 * n bytes.
+    """
+    cdef Py_ssize_t n = out.shape[0], i
+    cdef uint64_t w
+    cdef int b
+    if raw.shape[0] != 8 * n:
+        raise ValueError(f"{n} words need {8 * n} bytes, not {raw.shape[0]}")
+    with nogil:
+        for i in range(n):
+            w = 0
+            for b in range(8):
+                w |= (<uint64_t>raw[b * n + i]) << (8 * b)
+            out[i] = w

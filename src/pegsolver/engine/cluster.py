@@ -20,6 +20,8 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
+
 from ..errors import PegsolverError
 from ..model.geometry import Shape
 from .levels import LevelStop, Perm
@@ -27,7 +29,7 @@ from .limits import size_text
 from .outcome import Reason
 from .partition import decode, encode
 from .partitioned import PartitionedRun
-from .shards import BoardSpec, StepWork, expand_partition, merge_runs, run_piece, shard_sizes
+from .shards import BoardSpec, StepWork, expand_partition, merge_runs, pack_run, run_piece, shard_sizes
 from .spill import MemoryStore
 
 CONNECT_SECONDS = 10
@@ -48,17 +50,14 @@ def _sizes_task(out: tuple[list[bytes], StepWork]) -> tuple[Any, StepWork]:
     return shard_sizes(out[0]), out[1]
 
 
-def _slice_task(out: tuple[list[bytes], StepWork], a: int, b: int) -> list[tuple[Any, Any, Any]]:
-    # copies: the pieces travel to the merging worker without the rest of their runs
-    pieces: list[tuple[Any, Any, Any]] = []
-    for r in out[0]:
-        keys, lo, hi = run_piece(r, a, b)
-        pieces.append((keys.copy(), None if lo is None else lo.copy(), None if hi is None else hi.copy()))
-    return pieces
+def _slice_task(out: tuple[list[bytes], StepWork], a: int, b: int) -> list[bytes]:
+    # shards [a, b) of each run as a run of one shard: the children travel to the merging
+    # worker compressed, without the rest of their runs
+    return [pack_run(p, np.array([0, len(p[0])], np.int64)) for p in (run_piece(r, a, b) for r in out[0])]
 
 
-def _merge_task(slices: list[list[tuple[Any, Any, Any]]], counted: bool, cap: int) -> tuple[bytes, tuple[int, ...]]:
-    piece, total, peak = merge_runs((p for s in slices for p in s), counted, cap)
+def _merge_task(slices: list[list[bytes]], counted: bool, cap: int) -> tuple[bytes, tuple[int, ...]]:
+    piece, total, peak = merge_runs((run_piece(r, 0, 1) for s in slices for r in s), counted, cap)
     enc = encode(*piece)
     return enc.data, (enc.positions, total, enc.key_bytes, enc.count_bytes, peak)
 

@@ -69,14 +69,23 @@ class Encoded:
         return 8 * self.count_bytes / self.positions if self.positions else 0.0
 
 
-def _shuffle(words: Words) -> bytes:
-    return np.ascontiguousarray(words.astype("<u8").view(np.uint8).reshape(-1, 8).T).tobytes()
+def shuffle_words(words: Words) -> npt.NDArray[np.uint8]:
+    """The bytes of ``words`` (shape (n,), uint64) byte-shuffled: every word's first byte,
+    then every second byte, ... (shape (8 * n,), uint8; by the compiled core)."""
+    out = np.empty(8 * len(words), np.uint8)
+    enum_core().shuffle_words(np.ascontiguousarray(words, dtype=np.uint64), out)
+    return out
 
 
-def _unshuffle(raw: bytes, n: int) -> Words:
+def unshuffle_words(raw: bytes, n: int) -> Words:
+    """The n words that ``shuffle_words`` gave as ``raw``.
+
+    :raises PegsolverError: raw is not 8 * n bytes (a corrupt section)."""
     if len(raw) != 8 * n:
         raise PegsolverError(f"a stored partition is corrupt: a section holds {len(raw)} bytes, not {8 * n}")
-    return np.ascontiguousarray(np.frombuffer(raw, dtype=np.uint8).reshape(8, n).T).view("<u8").ravel()
+    out = np.empty(n, np.uint64)
+    enum_core().unshuffle_words(np.frombuffer(raw, np.uint8), out)
+    return out
 
 
 def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level: int = ZSTD_LEVEL) -> Encoded:
@@ -110,7 +119,7 @@ def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level:
             sections.append(words)
             flags |= flag
     packer = zstandard.ZstdCompressor(level=level)
-    parts = [packer.compress(_shuffle(s)) for s in sections]
+    parts = [packer.compress(shuffle_words(s).data) for s in sections]
     sizes = [len(p) for p in parts] + [0] * (3 - len(parts))
     data = _HEADER.pack(MAGIC, VERSION, flags, max(pegs, 0), holes, n, *sizes) + b"".join(parts)
     return Encoded(data, n, sizes[0], sizes[1] + sizes[2])
@@ -144,7 +153,7 @@ def decode(data: bytes) -> tuple[Words, Words | None, Words | None]:
             raw = unpacker.decompress(data[at:at + size], max_output_size=8 * n)
         except zstandard.ZstdError as e:
             raise PegsolverError(f"a stored partition is corrupt: {e}") from None
-        out.append(_unshuffle(raw, n))
+        out.append(unshuffle_words(raw, n))
         at += size
     keys = out[0]
     assert keys is not None
