@@ -7,7 +7,7 @@
 from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport check_signals, clear_error, now_seconds
+from pegcore._common cimport check_signals, clear_error, ctz64, now_seconds
 
 # Strategy codes; Python reads them from STRATEGY_CODES below.
 cdef enum:
@@ -39,6 +39,9 @@ cdef enum:
     SIGNAL_EVERY = 16383
 
 cdef enum:
+    MAX_JUMP_WORDS = 16   # words of a set of legal jumps: 1024 jumps, 8 a hole of 128
+
+cdef enum:
     TABLE_MIN_LOG2 = 12   # first table: 4096 entries
     TABLE_PROBES = 8      # slots looked at before an entry is replaced
 
@@ -59,6 +62,14 @@ cdef struct Ctx:
     int njumps
     bits_t* m2           # from|over of each jump
     bits_t* m3           # from|over|to of each jump
+    # jumps grouped by their steps (over - from, to - from): a group's legal jumps are
+    # found at once with two shifts of the position, so a node costs the groups and its
+    # legal jumps, not a test of every jump of the board
+    int ngroups
+    int nwords           # words of a set of legal jumps (bit j: jump j)
+    bits_t* g_from       # per group: the holes its jumps start from
+    int* g_shift         # per group: right then left shifts bringing over, then to, onto from
+    int32_t* g_jump      # ngroups x nholes: the group's jump from each hole
     int32_t* slots       # seed order: nholes x ndir jump indices, -1 = off board
     int ndir
     int nsym             # symmetries besides the identity
@@ -93,7 +104,7 @@ cdef struct Ctx:
     uint64_t pagoda_prunes
 
 
-cdef int poll_limits(Ctx* c) noexcept nogil:
+cdef inline int poll_limits(Ctx* c) noexcept nogil:
     # Called on every node; cheap unless a polling period has passed.
     if c.node_limit and c.nodes >= c.node_limit:
         c.stop = STOP_NODES
@@ -266,17 +277,43 @@ cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key) noexcept nogil:
     return -1
 
 
+cdef inline void legal_jumps(Ctx* c, bits_t pegs, uint64_t* legal) noexcept nogil:
+    # The legal jumps of pegs as a set (c.nwords words): per group, the from-holes with a
+    # peg, a peg beside them and a hole beyond, then each one's jump.
+    cdef int g, w, j
+    cdef const int* s
+    cdef const int32_t* row
+    cdef bits_t m
+    for w in range(c.nwords):
+        legal[w] = 0
+    for g in range(c.ngroups):
+        s = c.g_shift + 4 * g
+        m = c.g_from[g] & pegs & ((pegs >> s[0]) << s[1]) & ~((pegs >> s[2]) << s[3])
+        row = c.g_jump + g * c.nholes
+        while m:
+            j = row[lowest_hole(m)]
+            legal[j >> 6] |= (<uint64_t>1) << (j & 63)
+            m &= m - 1
+
+
 cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
-    # Jump-table order; a position left without success is proven dead.
-    cdef int j, settled, moved = 0
+    # Jump-table order over the legal jumps; a position left without success is proven
+    # dead. tests counts what a scan of every jump in that order would test: up to the
+    # jump that succeeds, else all of them (the seed's noOfTests).
+    cdef int j, w, settled, moved = 0
+    cdef uint64_t word
+    cdef uint64_t legal[MAX_JUMP_WORDS]
     cdef bits_t key = 0
-    cdef const bits_t* m2 = c.m2
     cdef const bits_t* m3 = c.m3
     settled = enter_node(c, pegs, &key)
     if settled >= 0:
         return settled
-    for j in range(c.njumps):
-        if (pegs & m3[j]) == m2[j]:
+    legal_jumps(c, pegs, legal)
+    for w in range(c.nwords):
+        word = legal[w]
+        while word:
+            j = (w << 6) | ctz64(word)
+            word &= word - 1
             moved = 1
             c.path[depth] = j
             if dfs(c, pegs ^ m3[j], depth + 1):
@@ -387,6 +424,27 @@ cdef inline bits_t hole_bit(int h) noexcept nogil:
 
 # ---- the entry point --------------------------------------------------------
 
+cdef void group_jumps(Ctx* c, const int32_t[:, ::1] jumps):
+    # Jumps with the same steps share a group (a repeated jump gets one of its own).
+    cdef int i, g, f, d, k
+    seen = {}
+    c.ngroups = 0
+    for i in range(c.njumps):
+        f = jumps[i, 0]
+        steps = (jumps[i, 1] - f, jumps[i, 2] - f)
+        g = seen.get(steps, -1)
+        if g < 0 or c.g_from[g] & hole_bit(f):
+            g = c.ngroups
+            c.ngroups += 1
+            seen.setdefault(steps, g)
+            for k in range(2):   # a step right is a shift right of the position, a step left one left
+                d = steps[k]
+                c.g_shift[4 * g + 2 * k] = d if d > 0 else 0
+                c.g_shift[4 * g + 2 * k + 1] = -d if d < 0 else 0
+        c.g_from[g] |= hole_bit(f)
+        c.g_jump[g * c.nholes + f] = i
+
+
 def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            const int32_t[:, ::1] perms, const int32_t[::1] start,
            const int32_t[::1] goal_holes, int goal_count, int nholes,
@@ -427,6 +485,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef double t0
     if nholes < 1 or nholes > MAX_HOLES:
         raise ValueError(f"this core takes 1..{MAX_HOLES} holes, not {nholes}")
+    if nj > 64 * MAX_JUMP_WORDS:
+        raise ValueError(f"this core takes at most {64 * MAX_JUMP_WORDS} jumps, not {nj}")
     cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
     if scored and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
@@ -450,6 +510,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.node_limit = node_limit
     c.m2 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
     c.m3 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
+    c.nwords = (nj + 63) // 64
+    c.g_from = <bits_t*>calloc(nj + 1, sizeof(bits_t))
+    c.g_shift = <int*>malloc(4 * (nj + 1) * sizeof(int))
+    c.g_jump = <int32_t*>malloc((<size_t>nj * nholes + 1) * sizeof(int32_t))
     c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
     c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
@@ -470,7 +534,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         c.kid_jump = <int32_t*>malloc((<size_t>depth_max * nj + 1) * sizeof(int32_t))
     try:
         if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
-                or c.path == NULL or c.best_path == NULL):
+                or c.path == NULL or c.best_path == NULL or c.g_from == NULL or c.g_shift == NULL
+                or c.g_jump == NULL):
             raise MemoryError("search arrays")
         if scored and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
                                             or c.kid_score == NULL or c.kid_jump == NULL):
@@ -494,6 +559,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         for i in range(nj):
             c.m2[i] = hole_bit(jumps[i, 0]) | hole_bit(jumps[i, 1])
             c.m3[i] = c.m2[i] | hole_bit(jumps[i, 2])
+        group_jumps(&c, jumps)
         for i in range(nholes * c.ndir):
             c.slots[i] = slots[i // c.ndir, i % c.ndir]
         if scored:
@@ -558,6 +624,9 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     finally:
         free(c.m2)
         free(c.m3)
+        free(c.g_from)
+        free(c.g_shift)
+        free(c.g_jump)
         free(c.slots)
         free(c.lut)
         free(c.path)
