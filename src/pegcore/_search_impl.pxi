@@ -40,6 +40,7 @@ cdef enum:
 
 cdef enum:
     MAX_JUMP_WORDS = 16   # words of a set of legal jumps: 1024 jumps, 8 a hole of 128
+    MAX_SYM = 15          # symmetries (besides the identity) whose images dfs carries down
 
 cdef enum:
     TABLE_MIN_LOG2 = 12   # first table: 4096 entries
@@ -75,6 +76,8 @@ cdef struct Ctx:
     int nsym             # symmetries besides the identity
     int nbytes
     bits_t* lut          # nsym x nbytes x 256 images of each byte
+    bits_t* jimg         # njumps x nsym: each jump's from|over|to under each symmetry
+    int carry_images     # dfs keys by images carried down (child's = parent's ^ jump's)
     bits_t goal_mask     # 0: any position with goal_count pegs
     int goal_count
     int use_table
@@ -258,10 +261,30 @@ cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
     return popcount_bits(pegs) == c.goal_count
 
 
-cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key) noexcept nogil:
+cdef inline void images(Ctx* c, bits_t pegs, bits_t* out) noexcept nogil:
+    # The images of pegs under each symmetry, from the byte tables.
+    cdef int s, b
+    cdef const bits_t* lut = c.lut
+    for s in range(c.nsym):
+        out[s] = 0
+        for b in range(c.nbytes):
+            out[s] |= lut[b * 256 + <int>((pegs >> (8 * b)) & 255)]
+        lut += c.nbytes * 256
+
+
+cdef inline bits_t smallest(Ctx* c, bits_t pegs, const bits_t* imgs) noexcept nogil:
+    cdef bits_t best = pegs
+    cdef int s
+    for s in range(c.nsym):
+        if imgs[s] < best:
+            best = imgs[s]
+    return best
+
+
+cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key, const bits_t* imgs=NULL) noexcept nogil:
     # What dfs and guided do on entering a position: limits, goal, pagodas, table.
     # Returns 0 or 1 when that settles the position, -1 when its jumps must be tried
-    # (then *key is its table key).
+    # (then *key is its table key). imgs: pegs's images, when the caller carries them.
     if poll_limits(c):
         return 0
     c.nodes += 1
@@ -270,7 +293,7 @@ cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key) noexcept nogil:
     if c.npag and pagoda_dead(c, pegs):
         return 0
     if c.use_table:
-        key[0] = canonical(c, pegs) if c.nsym else pegs
+        key[0] = smallest(c, pegs, imgs) if imgs != NULL else canonical(c, pegs) if c.nsym else pegs
         if table_contains(&c.table, key[0]):
             c.table_hits += 1
             return 0
@@ -296,16 +319,20 @@ cdef inline void legal_jumps(Ctx* c, bits_t pegs, uint64_t* legal) noexcept nogi
             m &= m - 1
 
 
-cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs) noexcept nogil:
     # Jump-table order over the legal jumps; a position left without success is proven
     # dead. tests counts what a scan of every jump in that order would test: up to the
-    # jump that succeeds, else all of them (the seed's noOfTests).
-    cdef int j, w, settled, moved = 0
+    # jump that succeeds, else all of them (the seed's noOfTests). imgs: the images of
+    # pegs under the symmetries when c.carry_images (else NULL); a child's are the
+    # parent's xor the jump's, one xor a symmetry instead of a table look-up a byte.
+    cdef int j, w, s, settled, moved = 0
     cdef uint64_t word
     cdef uint64_t legal[MAX_JUMP_WORDS]
+    cdef bits_t kid_imgs[MAX_SYM]
     cdef bits_t key = 0
     cdef const bits_t* m3 = c.m3
-    settled = enter_node(c, pegs, &key)
+    cdef const bits_t* ji
+    settled = enter_node(c, pegs, &key, imgs)
     if settled >= 0:
         return settled
     legal_jumps(c, pegs, legal)
@@ -316,7 +343,11 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
             word &= word - 1
             moved = 1
             c.path[depth] = j
-            if dfs(c, pegs ^ m3[j], depth + 1):
+            if imgs != NULL:
+                ji = c.jimg + j * c.nsym
+                for s in range(c.nsym):
+                    kid_imgs[s] = imgs[s] ^ ji[s]
+            if dfs(c, pegs ^ m3[j], depth + 1, kid_imgs if imgs != NULL else NULL):
                 c.tests += j + 1
                 return 1
             if c.stop:
@@ -481,6 +512,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef int i, s, b, v, k, h, nj = jumps.shape[0], depth_max
     cdef bits_t pegs = 0, img
     cdef int solved = 0
+    cdef bits_t root_imgs[MAX_SYM]
     cdef int64_t total
     cdef double t0
     if nholes < 1 or nholes > MAX_HOLES:
@@ -516,6 +548,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.g_jump = <int32_t*>malloc((<size_t>nj * nholes + 1) * sizeof(int32_t))
     c.slots = <int32_t*>malloc((nholes * c.ndir + 1) * sizeof(int32_t))
     c.lut = <bits_t*>calloc(c.nsym * c.nbytes * 256 + 1, sizeof(bits_t))
+    c.jimg = <bits_t*>malloc((<size_t>nj * c.nsym + 1) * sizeof(bits_t))
+    c.carry_images = use_table and 0 < c.nsym <= MAX_SYM
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
     c.best_path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
     c.best_pegs = MAX_HOLES + 1
@@ -535,7 +569,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     try:
         if (c.m2 == NULL or c.m3 == NULL or c.slots == NULL or c.lut == NULL
                 or c.path == NULL or c.best_path == NULL or c.g_from == NULL or c.g_shift == NULL
-                or c.g_jump == NULL):
+                or c.g_jump == NULL or c.jimg == NULL):
             raise MemoryError("search arrays")
         if scored and (c.jump_gain == NULL or c.beside == NULL or c.region == NULL
                                             or c.kid_score == NULL or c.kid_jump == NULL):
@@ -584,6 +618,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                     if h < nholes:
                         img |= hole_bit(perms[s, h])
                     c.lut[(s * c.nbytes + b) * 256 + v] = img
+        for i in range(nj):
+            images(&c, c.m3[i], c.jimg + i * c.nsym)
         for i in range(start.shape[0]):
             pegs |= hole_bit(start[i])
         for i in range(goal_holes.shape[0]):
@@ -600,8 +636,11 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                 solved = beam(&c, &bm, pegs, beam_width)
                 if not solved and c.stop == STOP_NONE and bm.cut:
                     c.stop = STOP_BEAM
+            elif c.carry_images:
+                images(&c, pegs, root_imgs)
+                solved = dfs(&c, pegs, 0, root_imgs)
             else:
-                solved = dfs(&c, pegs, 0)
+                solved = dfs(&c, pegs, 0, NULL)
         elapsed = now_seconds() - t0
         depth = popcount_bits(pegs) - goal_count
         return {
@@ -629,6 +668,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.g_jump)
         free(c.slots)
         free(c.lut)
+        free(c.jimg)
         free(c.path)
         free(c.best_path)
         free(c.table.keys)
