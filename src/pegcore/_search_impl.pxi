@@ -7,7 +7,7 @@
 from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport check_signals, clear_error, ctz64, now_seconds
+from pegcore._common cimport check_signals, clear_error, ctz64, now_seconds, prefetch
 
 # Strategy codes; Python reads them from STRATEGY_CODES below.
 cdef enum:
@@ -41,6 +41,7 @@ cdef enum:
 cdef enum:
     MAX_JUMP_WORDS = 16   # words of a set of legal jumps: 1024 jumps, 8 a hole of 128
     MAX_SYM = 15          # symmetries (besides the identity) whose images dfs carries down
+    MAX_KIDS = 64         # children whose table keys dfs computes and prefetches at once
 
 cdef enum:
     TABLE_MIN_LOG2 = 12   # first table: 4096 entries
@@ -284,7 +285,8 @@ cdef inline bits_t smallest(Ctx* c, bits_t pegs, const bits_t* imgs) noexcept no
 cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key, const bits_t* imgs=NULL) noexcept nogil:
     # What dfs and guided do on entering a position: limits, goal, pagodas, table.
     # Returns 0 or 1 when that settles the position, -1 when its jumps must be tried
-    # (then *key is its table key). imgs: pegs's images, when the caller carries them.
+    # (then *key is its table key). imgs: pegs's images, when the caller carries them;
+    # a *key other than 0 is the table key already (the parent computed it).
     if poll_limits(c):
         return 0
     c.nodes += 1
@@ -293,7 +295,8 @@ cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key, const bits_t* imgs=
     if c.npag and pagoda_dead(c, pegs):
         return 0
     if c.use_table:
-        key[0] = smallest(c, pegs, imgs) if imgs != NULL else canonical(c, pegs) if c.nsym else pegs
+        if key[0] == 0:
+            key[0] = smallest(c, pegs, imgs) if imgs != NULL else canonical(c, pegs) if c.nsym else pegs
         if table_contains(&c.table, key[0]):
             c.table_hits += 1
             return 0
@@ -319,23 +322,50 @@ cdef inline void legal_jumps(Ctx* c, bits_t pegs, uint64_t* legal) noexcept nogi
             m &= m - 1
 
 
-cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs) noexcept nogil:
+cdef inline bits_t child_key(Ctx* c, bits_t pegs, int j, const bits_t* imgs) noexcept nogil:
+    # The table key of pegs's child by jump j.
+    cdef bits_t child = pegs ^ c.m3[j], best
+    cdef const bits_t* ji
+    cdef int s
+    if imgs == NULL:
+        return canonical(c, child) if c.nsym else child
+    best = child
+    ji = c.jimg + j * c.nsym
+    for s in range(c.nsym):
+        if imgs[s] ^ ji[s] < best:
+            best = imgs[s] ^ ji[s]
+    return best
+
+
+cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noexcept nogil:
     # Jump-table order over the legal jumps; a position left without success is proven
     # dead. tests counts what a scan of every jump in that order would test: up to the
     # jump that succeeds, else all of them (the seed's noOfTests). imgs: the images of
     # pegs under the symmetries when c.carry_images (else NULL); a child's are the
     # parent's xor the jump's, one xor a symmetry instead of a table look-up a byte.
-    cdef int j, w, s, settled, moved = 0
+    # key: pegs's table key, or 0. With a table, the children's keys are computed first
+    # and their slots fetched, so that their look-ups overlap instead of each waiting.
+    cdef int j, w, s, settled, n, moved = 0
     cdef uint64_t word
     cdef uint64_t legal[MAX_JUMP_WORDS]
     cdef bits_t kid_imgs[MAX_SYM]
-    cdef bits_t key = 0
+    cdef bits_t kid_key[MAX_KIDS]
     cdef const bits_t* m3 = c.m3
     cdef const bits_t* ji
     settled = enter_node(c, pegs, &key, imgs)
     if settled >= 0:
         return settled
     legal_jumps(c, pegs, legal)
+    n = 0
+    if c.use_table:
+        for w in range(c.nwords):
+            word = legal[w]
+            while word and n < MAX_KIDS:
+                kid_key[n] = child_key(c, pegs, (w << 6) | ctz64(word), imgs)
+                prefetch(&c.table.keys[table_slot(&c.table, kid_key[n])])
+                n += 1
+                word &= word - 1
+    n = 0
     for w in range(c.nwords):
         word = legal[w]
         while word:
@@ -347,12 +377,14 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs) noexcept nogil:
                 ji = c.jimg + j * c.nsym
                 for s in range(c.nsym):
                     kid_imgs[s] = imgs[s] ^ ji[s]
-            if dfs(c, pegs ^ m3[j], depth + 1, kid_imgs if imgs != NULL else NULL):
+            if dfs(c, pegs ^ m3[j], depth + 1, kid_imgs if imgs != NULL else NULL,
+                   kid_key[n] if c.use_table and n < MAX_KIDS else 0):
                 c.tests += j + 1
                 return 1
             if c.stop:
                 c.tests += j + 1
                 return 0
+            n += 1
     c.tests += c.njumps
     if not moved:
         dead_end(c, pegs, depth)
@@ -638,9 +670,9 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                     c.stop = STOP_BEAM
             elif c.carry_images:
                 images(&c, pegs, root_imgs)
-                solved = dfs(&c, pegs, 0, root_imgs)
+                solved = dfs(&c, pegs, 0, root_imgs, 0)
             else:
-                solved = dfs(&c, pegs, 0, NULL)
+                solved = dfs(&c, pegs, 0, NULL, 0)
         elapsed = now_seconds() - t0
         depth = popcount_bits(pegs) - goal_count
         return {
