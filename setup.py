@@ -24,8 +24,10 @@ cflags = ["-O0", "-g"] if DEBUG else ["-O3"]
 if os.environ.get("PEGCORE_NATIVE") == "1":  # opt-in only: never in a wheel
     cflags.append("-march=native")
 
-# x86-64 gets a second build of the enumeration with BMI2 (its pext finds a position's
-# legal jumps without unpredictable branches), loaded only where the processor has it
+# x86-64 gets two more builds of the enumeration: with popcnt (x86-64-v2), and with popcnt
+# and BMI2 (its pext finds a position's legal jumps without unpredictable branches, but is
+# microcoded and slow on AMD before Zen 3). pegsolver loads one the processor has, by
+# timing each (pegsolver.engine.core.enum_core); no build needs -march=native.
 X86 = platform.machine().lower() in ("x86_64", "amd64")
 
 extensions = [
@@ -34,7 +36,9 @@ extensions = [
     Extension("pegcore._enum64", ["src/pegcore/_enum64.pyx"], extra_compile_args=cflags),
 ]
 if X86:
+    extensions.append(Extension("pegcore._enum64_v2", ["src/pegcore/_enum64_v2.pyx"],
+                                extra_compile_args=cflags + ["-mpopcnt"]))
     extensions.append(Extension("pegcore._enum64_bmi2", ["src/pegcore/_enum64_bmi2.pyx"],
-                                extra_compile_args=cflags + ["-mbmi2"]))
+                                extra_compile_args=cflags + ["-mpopcnt", "-mbmi2"]))
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -1,6 +1,8 @@
 """Whole-board enumeration benches: the English board's levels and solution counts on one
-thread (fast and portable builds) and on all threads (the speedup over one thread goes in
-extra_info), and triangle 5's table."""
+thread (in each build this processor loads: the chosen one and the others, with the probe
+times that chose it) and on all threads (the speedup over one thread goes in extra_info),
+and triangle 5's table."""
+import importlib
 import os
 
 import pytest
@@ -8,6 +10,7 @@ import pytest
 from pegsolver import find_variant
 from pegsolver.analysis import analyse, default_threads, solution_counts
 from pegsolver.engine import levels
+from pegsolver.engine.core import enum_build_times
 
 ENGLISH_TOTAL = 23_475_688
 ENGLISH_SOLUTIONS = 40_861_647_040_079_968
@@ -24,22 +27,26 @@ ONE_THREAD_MEDIAN = {}   # seconds, filled by the one-thread run for the speedup
 
 
 @pytest.mark.benchmark(group="enumeration english")
-@pytest.mark.parametrize("build,threads", [("fast", "one"), ("portable", "one"), ("fast", "all")])
+@pytest.mark.parametrize("build,threads", [("fast", "one"), ("_enum64", "one"), ("_enum64_v2", "one"),
+                                          ("_enum64_bmi2", "one"), ("fast", "all")])
 def test_english_enumeration_and_solution_count(benchmark, monkeypatch, build, threads):
     # Forward enumeration with counts (no positions kept): every level, the complete
     # games and the solutions to each finish; median of 3 rounds (the first round of a
-    # process also pays the kernel for fresh pages). "portable" is the build without
-    # BMI2, which the fast build replaces where the processor has it.
-    if build == "portable":
-        import pegcore._enum64 as portable
-        monkeypatch.setattr(levels, "enum_core", lambda: portable)
+    # process also pays the kernel for fresh pages). "fast" is the build enum_core
+    # chooses by its probe; the others are each build forced, where this processor has it.
+    if build != "fast":
+        if build not in [name.split(".")[1] for name in enum_build_times()]:
+            pytest.skip(f"{build} does not run on this processor or is not built")
+        forced = importlib.import_module(f"pegcore.{build}")
+        monkeypatch.setattr(levels, "enum_core", lambda: forced)
     n = 1 if threads == "one" else default_threads()
     a = benchmark.pedantic(lambda: english_count(n), rounds=3, iterations=1)
     median = benchmark.stats.stats.median if benchmark.stats else None
     if build == "fast" and threads == "one":
         ONE_THREAD_MEDIAN["fast"] = median
     benchmark.extra_info.update(positions=a.total, solutions=ENGLISH_SOLUTIONS, games=a.games,
-                                peak_bytes=a.peak_bytes, threads=n, build=levels.enum_core().__name__)
+                                peak_bytes=a.peak_bytes, threads=n, build=levels.enum_core().__name__,
+                                probe_seconds=enum_build_times())
     if threads == "all" and median and ONE_THREAD_MEDIAN.get("fast"):
         benchmark.extra_info["speedup_over_one_thread"] = ONE_THREAD_MEDIAN["fast"] / median
 

@@ -11,7 +11,7 @@ import pytest
 from pegsolver import analysis, solve
 from pegsolver.engine import compile as comp
 from pegsolver.engine import level_memory, levels, reference
-from pegsolver.engine.core import core64, core128, core_for, enum_core, enum_sizes, search_codes
+from pegsolver.engine.core import core64, core128, core_for, enum_build_times, enum_core, enum_sizes, search_codes
 from pegsolver.engine.outcome import CORE_STOPS, STOP_MEANINGS, Reason
 from pegsolver.errors import CoreMissingError
 from pegsolver.model.geometry import MAX_SHAPE_HOLES
@@ -19,10 +19,11 @@ from pegsolver.model.geometry import MAX_SHAPE_HOLES
 
 def enum_builds():
     out = [importlib.import_module("pegcore._enum64")]
-    try:
-        out.append(importlib.import_module("pegcore._enum64_bmi2"))
-    except ImportError:  # not x86-64
-        pass
+    for name in ("pegcore._enum64_v2", "pegcore._enum64_bmi2"):
+        try:
+            out.append(importlib.import_module(name))
+        except ImportError:  # not x86-64
+            pass
     return out
 
 
@@ -105,9 +106,25 @@ def test_the_level_engine_loads_its_build_through_engine_core(monkeypatch):
     assert enum_core() is levels.enum_core()
     fast = enum_core()
     assert fast.FAST_JUMPS == fast.__name__.endswith("_bmi2")
+    times = enum_build_times()
+    assert fast.__name__ == min(times, key=times.__getitem__)   # the build the probe timed fastest here
     monkeypatch.setenv("PEGSOLVER_PORTABLE", "1")
     assert enum_core().__name__ == "pegcore._enum64" and enum_core() is levels.enum_core()
     assert enum_core(portable=False) is fast
+    assert enum_core(portable=True).__name__ == "pegcore._enum64"
+
+
+@pytest.mark.parametrize("fastest", ["pegcore._enum64", "pegcore._enum64_v2", "pegcore._enum64_bmi2"])
+def test_the_build_is_chosen_by_its_time_not_by_the_processors_flags(monkeypatch, fastest):
+    # a processor with BMI2 where pext is slow (AMD Zen 1 and 2) times the BMI2 build
+    # slower, and gets another
+    import pegsolver.engine.core as C
+    builds = {m.__name__ for m in enum_builds()}
+    if fastest not in builds:
+        pytest.skip(f"{fastest} is not built here")
+    monkeypatch.delenv("PEGSOLVER_PORTABLE", raising=False)
+    monkeypatch.setattr(C, "enum_build_times", lambda: {name: 1.0 if name == fastest else 2.0 for name in builds})
+    assert enum_core().__name__ == fastest
     assert enum_core(portable=True).__name__ == "pegcore._enum64"
 
 
@@ -138,7 +155,7 @@ def test_the_reference_backend_runs_without_the_core():
     # The Python side names the core's searches and stops; codes are read only at the
     # core's door, so the pure-Python oracle needs no build.
     code = ("import sys\n"
-            "for m in ('_search64', '_search128', '_enum64', '_enum64_bmi2'):\n"
+            "for m in ('_search64', '_search128', '_enum64', '_enum64_v2', '_enum64_bmi2'):\n"
             "    sys.modules['pegcore.' + m] = None\n"
             "import pegsolver\n"
             "s = pegsolver.solve('triangle5', strategy='symmetry', backend='reference')\n"

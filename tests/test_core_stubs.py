@@ -8,7 +8,7 @@ import pegcore
 
 stubtest = pytest.importorskip("mypy.stubtest")
 
-MODULES = ["pegcore._search64", "pegcore._search128", "pegcore._enum64", "pegcore._enum64_bmi2"]
+MODULES = ["pegcore._search64", "pegcore._search128", "pegcore._enum64", "pegcore._enum64_v2", "pegcore._enum64_bmi2"]
 ALLOW = [
     r"pegcore\._search(64|128)\.SearchResult",  # only in the stubs: search() returns a plain dict
     r"pegcore\..*__(reduce|setstate)_cython__",  # Cython's pickling support

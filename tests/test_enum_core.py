@@ -16,11 +16,12 @@ from pegsolver.analysis import analyse
 def builds():
     """Every build of the core this machine can load (portable first)."""
     out = [importlib.import_module("pegcore._enum64")]
-    if out[0].cpu_has_bmi2():
-        try:
-            out.append(importlib.import_module("pegcore._enum64_bmi2"))
-        except ImportError:
-            pass
+    for name, can in (("pegcore._enum64_v2", out[0].cpu_has_popcnt()), ("pegcore._enum64_bmi2", out[0].cpu_has_bmi2())):
+        if can:
+            try:
+                out.append(importlib.import_module(name))
+            except ImportError:
+                pass
     return out
 
 

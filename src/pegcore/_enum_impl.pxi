@@ -22,7 +22,7 @@
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport prefetch, ctz64, popcount64
+from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds
 from pegcore._bits64 cimport bits_t, hash_bits
 
 import numpy as np

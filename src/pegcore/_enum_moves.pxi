@@ -55,6 +55,15 @@ cdef extern from *:
     #define PEGCORE_FAST_JUMPS 0
     #endif
 
+    static int pegcore_cpu_has_popcnt(void) {
+        #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") != 0;
+        #else
+        return 0;
+        #endif
+    }
+
     static int pegcore_cpu_has_bmi2(void) {
         #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
         __builtin_cpu_init();
@@ -68,14 +77,20 @@ cdef extern from *:
     void legal_soft "pegcore_legal_soft"(uint64_t, int, const uint64_t*, const int*, const int*, uint64_t*) nogil
     int FAST_JUMPS_C "PEGCORE_FAST_JUMPS"
     int cpu_has_bmi2_c "pegcore_cpu_has_bmi2"() nogil
+    int cpu_has_popcnt_c "pegcore_cpu_has_popcnt"() nogil
 
 
 FAST_JUMPS = bool(FAST_JUMPS_C)   # this build finds legal jumps with the pext instruction
 
 
 def cpu_has_bmi2():
-    """Whether this processor has BMI2 (and so can load the _enum64_bmi2 build)."""
-    return bool(cpu_has_bmi2_c())
+    """Whether this processor has BMI2 and popcnt (and so can load the _enum64_bmi2 build)."""
+    return bool(cpu_has_bmi2_c()) and bool(cpu_has_popcnt_c())
+
+
+def cpu_has_popcnt():
+    """Whether this processor has popcnt (and so can load the _enum64_v2 build)."""
+    return bool(cpu_has_popcnt_c())
 
 
 cdef class Moves:
@@ -202,6 +217,30 @@ cdef class Moves:
                 out.append(self.ord_jump[64 * w + ctz64(m)])
                 m &= m - 1
         return sorted(out)
+
+
+def probe_seconds(Moves mv, uint64_t n, uint64_t seed=1):
+    """Seconds this build takes to find the legal jumps and the canonical key of n
+    pseudo-random positions of ``mv``'s board: the inner work of an expansion, timed to
+    choose between builds by what they do on this processor (pext, for one, is fast on
+    some processors and microcoded on others)."""
+    cdef uint64_t i, x = seed | 1, sink = 0
+    cdef uint64_t words[MAX_WORDS]
+    cdef bits_t pegs
+    cdef double t0
+    with nogil:
+        t0 = now_seconds()
+        for i in range(n):
+            x ^= x << 13   # xorshift64
+            x ^= x >> 7
+            x ^= x << 17
+            pegs = x & mv.full
+            legal_set(pegs, mv.ngroups, mv.g_from, mv.g_shift, mv.g_base, words)
+            sink += words[0] ^ canonical(mv, pegs)
+        t0 = now_seconds() - t0
+    if sink == 1:   # never: keeps the work from being optimised away
+        t0 += 1e-12
+    return t0
 
 
 cdef inline void images(Moves mv, bits_t pegs, bits_t* out) noexcept nogil:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
 
+import numpy as np
+
 from ..errors import BoardTooLargeError, CoreMissingError
 
 BUILD_HINT = (
@@ -125,9 +127,19 @@ def search_codes() -> SearchCodes:
                        max_holes=wide.MAX_HOLES, max_beam_width=narrow.MAX_BEAM_WIDTH)
 
 
+# positions each build's probe times, best of PROBE_ROUNDS: about 10 ms a build
+PROBE_POSITIONS = 100_000
+PROBE_ROUNDS = 3
+
+
 def enum_core(portable: bool | None = None) -> ModuleType:
-    """The enumeration module to run: the BMI2 build (pegcore._enum64_bmi2, x86-64 only)
-    where the processor has BMI2, else the portable build (pegcore._enum64).
+    """The enumeration module to run: of the builds this processor can load, the one that
+    found legal jumps and canonical keys fastest here (``enum_build_times``).
+
+    The builds are pegcore._enum64 (any processor), and on x86-64 _enum64_v2 (popcnt) and
+    _enum64_bmi2 (popcnt and BMI2's pext). A processor flag only says what a build may
+    run on, not how fast: pext is one cycle on Intel since Haswell and AMD since Zen 3,
+    but microcoded on Zen 1 and 2 (tens of cycles), where the BMI2 build is slower.
 
     :param portable: True for the portable build whatever the processor; None (the
         default) reads the environment: ``PEGSOLVER_PORTABLE=1`` means True.
@@ -137,12 +149,45 @@ def enum_core(portable: bool | None = None) -> ModuleType:
     base = _load("pegcore._enum64", "compiled enumeration")
     if portable is None:
         portable = os.environ.get("PEGSOLVER_PORTABLE") == "1"
-    if not portable and base.cpu_has_bmi2():
+    if portable:
+        return base
+    times = enum_build_times()
+    return importlib.import_module(min(times, key=times.__getitem__))
+
+
+@lru_cache(maxsize=None)
+def enum_build_times() -> dict[str, float]:
+    """Seconds each enumeration build this processor can load takes for the probe
+    (``probe_seconds`` of PROBE_POSITIONS positions of the French board, the best of
+    PROBE_ROUNDS rounds taken in turn), measured once a process; {name: seconds}.
+
+    :raises CoreMissingError: the portable build is not built.
+    """
+    base = _load("pegcore._enum64", "compiled enumeration")
+    names = ["pegcore._enum64"]
+    if base.cpu_has_popcnt():
+        names.append("pegcore._enum64_v2")
+    if base.cpu_has_bmi2():
+        names.append("pegcore._enum64_bmi2")
+    builds = {}
+    for name in names:
         try:
-            return importlib.import_module("pegcore._enum64_bmi2")
-        except ImportError:  # built elsewhere than x86-64
+            builds[name] = importlib.import_module(name)
+        except ImportError:   # not built here (another processor's family)
             pass
-    return base
+    if len(builds) == 1:
+        return {"pegcore._enum64": 0.0}
+    from ..model.variants import find_variant  # the probe's board
+
+    shape = find_variant("french").shape()
+    jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+    perms = np.array(shape.symmetries[1:], dtype=np.int32).reshape(-1, shape.size)
+    moves = {name: m.Moves(jumps, perms, shape.size) for name, m in builds.items()}
+    best = {name: float("inf") for name in builds}
+    for _ in range(PROBE_ROUNDS):   # in turn, so that a busy moment does not fall on one build
+        for name, m in builds.items():
+            best[name] = min(best[name], m.probe_seconds(moves[name], PROBE_POSITIONS))
+    return best
 
 
 @dataclass(frozen=True)
