@@ -49,9 +49,10 @@ RUN_ZSTD = 1        # zstd's fastest level: French children in 4.9 bytes (level 
 # bytes a position costs a merge at most: the table (2 slots of 24 bytes, and the old one
 # while it doubles), the arrays taken out of it and their sorted copies (24 + 24 + 8)
 MERGE_BYTES = 2 * 24 * 3 // 2 + 56
-# A partition's keys share the top bits of their hash (their shards): its tables probe from
-# the hash bits below the most a run uses, else its keys would crowd one stretch of slots.
-SPREAD_BITS = 12
+# A merge's table probes from the top bits of its keys' hash: shards are ranges of keys,
+# not of hashes, so no top bits are shared to skip (skipping 12 made probe runs hundreds
+# of slots long on 3-3-2-2)
+SPREAD_BITS = 0
 # bytes a position costs an expansion beside its stage: its decoded arrays and its table
 EXPAND_BYTES = 24 + 2 * 24
 
