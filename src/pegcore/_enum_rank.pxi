@@ -54,32 +54,53 @@ def unrank_keys(const uint64_t[::1] ranks, int pegs, int holes, uint64_t[::1] ou
     """The keys of ``pegs`` pegs on ``holes`` holes with the given ranks, into ``out``
     (shapes (n,), uint64): the inverse of :func:`rank_keys`.
 
+    Sorted ranks (a stored partition's) are unranked from the key before: the positions
+    whose top pegs are the previous key's top pegs have consecutive ranks, so only the
+    pegs below the highest one that changes are searched for (a few of them, in a few
+    holes, instead of every hole: 125 ns a key on 3-3-2-2's level 16 before).
+
     :raises ValueError: arrays of different lengths, pegs or holes out of 0..64, or a rank
         of C(holes, pegs) or more (not a position).
     """
     cdef Py_ssize_t n = ranks.shape[0], i
-    cdef uint64_t r, key
-    cdef int k, p
+    cdef uint64_t r, prev = 0, key = 0, rem
+    cdef int k, p, j
     cdef bint bad = False
+    cdef int cpos[66]       # cpos[1..pegs]: the last key's pegs, lowest first; cpos[pegs + 1] = holes
+    cdef uint64_t top[66]   # top[j]: the rank its pegs above the j lowest make, C(cpos[j+1], j+1) + ...
     if out.shape[0] != n:
         raise ValueError(f"{n} ranks but room for {out.shape[0]} keys")
     if not (0 <= pegs <= holes <= 64):
         raise ValueError(f"{pegs} pegs on {holes} holes is not a position of at most 64 holes")
+    cpos[pegs + 1] = holes
+    top[pegs] = 0
     with nogil:
         for i in range(n):
             r = ranks[i]
             if r >= BINOM[holes][pegs]:
                 bad = True
                 break
-            key = 0
-            k = pegs
-            p = holes - 1
-            while k > 0:            # the highest peg first: the largest p with C(p, k) <= r
-                if BINOM[p][k] <= r:
-                    r -= BINOM[p][k]
+            j = pegs                # the pegs to find: all of them, unless the last key's top ones stay
+            if i > 0 and r >= prev:
+                j = 0
+                while r - top[j] >= BINOM[cpos[j + 1]][j]:
+                    j += 1
+            rem = r - top[j]
+            # keep the pegs from cpos[j + 1] up; find the j below it, highest first: the
+            # largest p with C(p, k) <= rem
+            key &= ~((<uint64_t>1 << cpos[j + 1]) - 1) if cpos[j + 1] < 64 else 0
+            k = j
+            p = cpos[j + 1] - 1
+            while k > 0:
+                if BINOM[p][k] <= rem:
+                    rem -= BINOM[p][k]
                     key |= (<uint64_t>1) << p
+                    cpos[k] = p
                     k -= 1
                 p -= 1
+            for k in range(j, 0, -1):
+                top[k - 1] = top[k] + BINOM[cpos[k]][k]
+            prev = r
             out[i] = key
     if bad:
         raise ValueError(f"a rank past the {BINOM[holes][pegs]} positions of {pegs} pegs on {holes} holes")
