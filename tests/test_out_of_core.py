@@ -108,6 +108,24 @@ def test_each_step_of_a_level_tells_its_partitions_as_they_finish(tmp_path):
     assert all(seconds >= 0 for *_, seconds in steps)
 
 
+def test_a_finished_run_with_a_backward_pass_resumes_to_the_same_winning_positions(tmp_path):
+    # triangle 6, 4 -> 9: the finish's complement is not the start, so the spill directory
+    # holds a forward and a backward enumeration, each with its own record of levels
+    from pegsolver import find_variant
+    board = find_variant("triangle6").board()
+    board = board.with_pegs(board.shape.full_mask).with_vacant("4")
+    ref = analyse(board, finish="9")
+    first = analyse(board, finish="9", spill=tmp_path, memory_bytes=64 * MIB, threads=2)
+    again = analyse(board, finish="9", spill=tmp_path, resume=True, memory_bytes=64 * MIB, threads=2)
+    assert figures(first) == figures(again) == figures(ref) and ref.winning == 175_185
+    assert [s["k"] for s in again.level_stats] == list(range(len(ref.levels)))   # the forward levels, once
+
+
+def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys):
+    assert main(["count", "triangle2", "--spill", str(tmp_path)]) == 0
+    assert "total positions: 1" in capsys.readouterr().out
+
+
 def test_a_killed_run_resumes_from_its_last_stored_level(tmp_path, triangle7_in_memory):
     # kill -9 in the middle of a level: the levels stored before it stand, the rest is redone
     code = ("from pegsolver.analysis import analyse\nimport sys\n"

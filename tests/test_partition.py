@@ -106,6 +106,17 @@ def test_bad_partitions_are_refused(keys, lo, hi, words):
         encode(keys, lo, hi)
 
 
+def test_a_flipped_byte_in_a_stored_section_is_caught():
+    # zstd's frame checksums: a byte changed on disk is an error, never other positions
+    keys = np.arange(1, 2000, 3, dtype=np.uint64)
+    data = encode(keys, keys * np.uint64(7)).data
+    for at in range(len(data) - 1, len(data) // 5, -7):
+        bad = bytearray(data)
+        bad[at] ^= 0x10
+        with pytest.raises(PegsolverError, match="corrupt"):
+            decode(bytes(bad))
+
+
 def test_stored_data_that_is_not_a_partition_is_refused():
     data = encode(np.arange(1, 100, dtype=np.uint64)).data
     with pytest.raises(PegsolverError, match="shorter than its header"):

@@ -198,7 +198,7 @@ class Analysis:
     def storage_lines(self) -> list[str]:
         """Out-of-core runs: each level's partitions and stored bits a position (keys and
         counts apart), and the most the spill directory held."""
-        stats = [s for s in self.level_stats if s["key_bytes"]]
+        stats = [s for s in self.level_stats if s["key_bytes"] and s["positions"]]
         if not stats:
             return []
         big = max(stats, key=lambda s: s["positions"])
@@ -206,10 +206,11 @@ class Analysis:
             f"{s['k']}: {s['parts']}, {8 * s['key_bytes'] / s['positions']:.2f} / "
             f"{8 * s['count_bytes'] / s['positions']:.2f}" for s in stats if s["positions"])]
         n = sum(s["positions"] for s in stats)
-        rows.append(f"levels {stats[0]['k']} to {stats[-1]['k']} stored: {n:,} positions, "
+        rows.append(f"levels {stats[0]['k']} to {stats[-1]['k']} stored: {plural(n, 'position')}, "
                     f"{8 * sum(s['key_bytes'] for s in stats) / max(n, 1):.2f} bits a position for keys, "
                     f"{8 * sum(s['count_bytes'] for s in stats) / max(n, 1):.2f} for counts")
-        rows.append(f"largest level stored: {big['positions']:,} positions in {plural(big['parts'], 'partition')}, "
+        rows.append(f"largest level stored: {plural(big['positions'], 'position')} in "
+                    f"{plural(big['parts'], 'partition')}, "
                     f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
                     f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; " +
                     (f"spill directory at most {size_text(self.disk_bytes)}" if self.disk_bytes

@@ -118,7 +118,7 @@ def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level:
                 raise PegsolverError(f"a partition has {n} keys but {len(words)} {name}")
             sections.append(words)
             flags |= flag
-    packer = zstandard.ZstdCompressor(level=level)
+    packer = zstandard.ZstdCompressor(level=level, write_checksum=True)
     parts = [packer.compress(shuffle_words(s).data) for s in sections]
     sizes = [len(p) for p in parts] + [0] * (3 - len(parts))
     data = _HEADER.pack(MAGIC, VERSION, flags, max(pegs, 0), holes, n, *sizes) + b"".join(parts)

@@ -71,7 +71,8 @@ class PartitionedRun(LevelRun):
         self.spill, self.resume, self.keep_levels = spill, resume, keep_levels
         self.board_name = board_name or shape.name
         self.finish = finish
-        self.level_stats: list[dict[str, Any]] = []   # per level: partitions, bytes stored, seconds
+        self.level_stats: list[dict[str, Any]] = []   # the forward levels: partitions, bytes stored, seconds
+        self.pass_stats: list[dict[str, Any]] = []    # the levels of the enumeration running (its store's record)
         self.disk_peak = 0
         self.dedup = 1.0   # positions per child staged, in the last level made
         self.first = 0     # the start of the first enumeration (the forward one)
@@ -171,6 +172,9 @@ class PartitionedRun(LevelRun):
     def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
         self.first = self.first or start   # the run's own start; a second enumeration is the backward one
         store = self.open_store(start, counted)
+        self.pass_stats = []
+        if start == self.first:   # the levels reported are the forward ones
+            self.level_stats = self.pass_stats
         record = store.finished()
         if record:
             k, parts, n, total = yield from self._replay(store, record)
@@ -240,16 +244,16 @@ class PartitionedRun(LevelRun):
                  "key_bytes": key_bytes, "count_bytes": count_bytes,
                  "dead_ends": work.dead_ends if work else 0, "games": str(work.games) if work else "0",
                  "nodes": work.nodes if work else 0}
-        self.level_stats.append(stats)
+        self.pass_stats.append(stats)
         self.disk_peak = max(self.disk_peak, store.disk_bytes())
         store.drop_runs(k)   # a level merged: its runs are no longer needed
-        store.finish_level({"levels": self.level_stats, "peak_bytes": self.peak, "disk_bytes": self.disk_peak})
+        store.finish_level({"levels": self.pass_stats, "peak_bytes": self.peak, "disk_bytes": self.disk_peak})
 
     def _replay(self, store: MemoryStore, record: dict[str, Any]
                 ) -> Generator[tuple[int, LevelSet, Totals | None], None, tuple[int, int, int, int]]:
         # Levels a spill directory finished before: their figures again, the last one's partitions.
         stats: list[dict[str, Any]] = record["levels"]
-        self.level_stats = list(stats)
+        self.pass_stats[:] = stats   # (the forward pass's are also the ones reported)
         self.peak = max(self.peak, record.get("peak_bytes", 0))   # what the run had reached
         self.disk_peak = max(self.disk_peak, record.get("disk_bytes", 0))
         for s in stats:

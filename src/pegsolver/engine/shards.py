@@ -164,7 +164,7 @@ def pack_run(piece: Piece, offsets: npt.NDArray[np.int64]) -> bytes:
     bits = (len(offsets) - 1).bit_length() - 1
     seg_bits = min(SEGMENT_BITS, bits)
     bounds = offsets[::1 << (bits - seg_bits)].tolist()    # the first child of each segment, and the end
-    packer = zstandard.ZstdCompressor(level=RUN_ZSTD)
+    packer = zstandard.ZstdCompressor(level=RUN_ZSTD, write_checksum=True)
     sections = [packer.compress(shuffle_words(c[a:b]).data) for a, b in itertools.pairwise(bounds) for c in cols]
     table = np.zeros(len(sections) + 1, "<i8")
     np.cumsum([len(x) for x in sections], out=table[1:])
