@@ -24,7 +24,8 @@ def imported_modules(path: Path) -> set[str]:
             name = ".".join(p for p in (base, node.module or "") if p)
             out.add(name)
             out |= {f"{name}.{a.name}" for a in node.names}
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                "import_module", "_load"):   # importlib's, and engine.core's loader around it
             out |= {a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
     return out
 
