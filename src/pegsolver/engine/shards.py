@@ -16,7 +16,7 @@ grouped into at most 2**SEGMENT_BITS segments of consecutive shards, and each se
 columns (the keys, then the count words: none for uncounted levels, the low words, and the
 high words only when a count of the run passes 2**64) are byte-shuffled and compressed
 with Zstandard, one section each: a merge reads and decompresses only the segments of its
-shards. French children take about 5 bytes each so, against 24 raw.
+shards. French children take about 7 bytes each so (the spill peak: 3.42 GiB, 12.3 raw).
 """
 from __future__ import annotations
 
