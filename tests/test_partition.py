@@ -137,8 +137,7 @@ def english_spec():
     from pegsolver.model.variants import find_variant
     shape = find_variant("english").shape()
     group = symmetry_group(shape, [(1 << shape.size) - 1 ^ 1 << 16], True)
-    return BoardSpec(np.array(shape.jumps, np.int32).tobytes(),
-                     np.array(group[1:], np.int32).reshape(-1, shape.size).tobytes(), shape.size)
+    return BoardSpec.of(shape, group)
 
 
 @pytest.mark.parametrize("hi", [None, 1])

@@ -22,9 +22,8 @@
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds
+from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds, fib_hash
 from pegcore._bits64 cimport bits_t
-from pegcore._common cimport fib_hash
 
 import numpy as np
 

@@ -65,9 +65,7 @@ class PartitionedRun(LevelRun):
                  spill: str | None = None, resume: bool = False, keep_levels: bool = False,
                  board_name: str = "", finish: int | None = None) -> None:
         super().__init__(shape, group, threads, budget, deadline, 1 << 20)
-        perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
-        jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
-        self.spec = BoardSpec(jumps.tobytes(), perms.tobytes(), shape.size)
+        self.spec = BoardSpec.of(shape, group)
         self.spill, self.resume, self.keep_levels = spill, resume, keep_levels
         self.board_name = board_name or shape.name
         self.finish = finish

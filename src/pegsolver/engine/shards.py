@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
     import numpy.typing as npt
 
+    from ..model.geometry import Shape
+    from .levels import Perm
+
     Words = npt.NDArray[np.uint64]
     Piece = tuple[Words, Words | None, Words | None]   # keys, low and high count words
 
@@ -65,6 +68,12 @@ class BoardSpec:
     jumps: bytes
     perms: bytes
     holes: int
+
+    @classmethod
+    def of(cls, shape: Shape, group: list[Perm]) -> BoardSpec:
+        """The spec of ``shape`` keyed up to ``group`` (its permutations, the identity first)."""
+        perms = np.array(group[1:], dtype=np.int32).reshape(-1, shape.size)
+        return cls(np.array(shape.jumps, dtype=np.int32).reshape(-1, 3).tobytes(), perms.tobytes(), shape.size)
 
 
 _MOVES: dict[BoardSpec, Any] = {}   # each process's Moves, built once per board
@@ -135,7 +144,7 @@ def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: i
         reached = E.generate(mv, parents, pos, hi, st, work)
         if reached < hi or reached >= end:
             sums.peak_bytes = max(sums.peak_bytes, parents.nbytes + 2 * st.nbytes)
-            emit(_flush(E, st, counted))
+            emit(_flush(E, st))
             st.reset(shard_bits, words, shift)
         pos = reached
     if work.overflow:
@@ -145,10 +154,11 @@ def expand_partition(spec: BoardSpec, piece: Piece, counted: bool, shard_bits: i
     return sums
 
 
-def _flush(E: Any, st: Any, counted: bool) -> bytes:
-    # The staged children as one run, shard after shard (summed later, by the merge).
+def _flush(E: Any, st: Any) -> bytes:
+    # The staged children as one run, shard after shard (summed later, by the merge);
+    # drain gives no count words for an uncounted stage.
     keys, lo, hi, offsets = E.drain(st)
-    return pack_run((keys, lo, hi) if counted else (keys, None, None), offsets)
+    return pack_run((keys, lo, hi), offsets)
 
 
 def pack_run(piece: Piece, offsets: npt.NDArray[np.int64]) -> bytes:
