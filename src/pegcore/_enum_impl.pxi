@@ -19,6 +19,8 @@
 #   _enum_expand.pxi  generate(): a level's children into the stages (Work: counters)
 #   _enum_merge.pxi   insert(): the staged children merged into the next level
 #   _enum_rank.pxi    the stored form's transforms: keys ranked within their peg count, bytes shuffled
+#   _enum_chains.pxi  moves (chains of jumps by one peg): the positions one move away
+#   _enum_keyset.pxi  KeySet: the positions a search by moves has seen
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -76,3 +78,5 @@ include "_enum_stage.pxi"
 include "_enum_expand.pxi"
 include "_enum_merge.pxi"
 include "_enum_rank.pxi"
+include "_enum_chains.pxi"
+include "_enum_keyset.pxi"

@@ -3,6 +3,7 @@ the arguments, runs the engine and returns its :class:`Solution`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .engine.compile import AUTO, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
@@ -52,6 +53,27 @@ def check_beam_width(width: object, name: str = "beam width") -> int:
     return whole
 
 
+def check_minimize(minimize: object, strategy: str, backend: str, order: str | None, backward: bool,
+                   beam_width: int | None) -> None:
+    """``minimize`` is None or "moves", and with "moves" no option asks for another search.
+
+    :raises PegsolverError: an unknown value, or an option the search by moves cannot honour
+        (it alone proves the fewest moves).
+    """
+    if minimize is None:
+        return
+    if minimize != "moves":
+        raise PegsolverError(f"minimize must be None or 'moves', not {minimize!r}")
+    why = "it searches by moves itself, breadth-first both ways, and only that proves the fewest moves"
+    if strategy != AUTO:
+        raise PegsolverError(f"the fewest moves cannot be proved with strategy {strategy!r}: {why} "
+                             f"(leave the strategy at {AUTO!r})")
+    for given, name in ((backend != "core", f"backend {backend!r}"), (order is not None, "a jump order"),
+                        (backward, "backward"), (beam_width is not None, "a beam width")):
+        if given:
+            raise PegsolverError(f"the fewest moves cannot be searched with {name}: {why}")
+
+
 def search_limit(limit: Limit | None) -> Limit:
     """``limit`` checked for a search: memory at most 1 TiB, one thread (None: no limits).
 
@@ -70,7 +92,7 @@ def search_limit(limit: Limit | None) -> Limit:
 def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DEFAULT_STRATEGY,
           limit: Limit | None = None, backend: str = "core", proofs: bool = True,
           order: str | None = None, backward: bool = False, beam_width: int | None = None,
-          progress: Callable[[Progress], None] | None = None) -> Solution:
+          progress: Callable[[Progress], None] | None = None, minimize: str | None = None) -> Solution:
     """Search for a sequence of jumps from ``board`` to ``goal``.
 
     :param board: a :class:`Board` (its current pegs are the start) or a variant name.
@@ -103,6 +125,13 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         memory budget stops it).
     :param progress: with ``"auto"``, called before each of its searches with a
         :class:`pegsolver.engine.portfolio.Progress` (for a status line).
+    :param minimize: None (any solution), or ``"moves"``: a solution with the fewest moves
+        (a move: consecutive jumps by one peg), proved minimal by bidirectional breadth-first
+        search by moves (:mod:`pegsolver.engine.fewest_moves`); ``optimal`` and
+        ``lower_bound`` on the answer say what was proved. Its levels take memory up to
+        ``limit.memory_bytes`` (default 4 GiB). Needs the default strategy and backend,
+        a goal that names its finish (or K pegs anywhere), and no order, beam width or
+        backward search.
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
@@ -126,6 +155,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     limit = search_limit(limit)
+    check_minimize(minimize, strategy, backend, order, backward, beam_width)
     if isinstance(goal, str):  # a hole name: one peg there
         goal = Goal.at(goal)
     if goal is not None and not isinstance(goal, Goal):
@@ -137,6 +167,10 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         raise GoalError("backward search needs a goal that names its holes (a finish hole or pattern)")
     run = Run(strategy, limit, backend, proofs, order, width, progress)
     try:
+        if minimize == "moves":
+            from .engine.fewest_moves import solve_fewest_moves
+            return solve_fewest_moves(board, goal, limit, proofs,
+                                      lambda rest: replace(run, limit=rest, proofs=False).solve(board, goal))
         if goal.fewest_pegs:
             from .engine.fewest import solve_fewest  # it calls solve() for each peg count
             return solve_fewest(board, run)

@@ -9,6 +9,10 @@ are solved once; so are a pair and its dual: by complement duality (playing from
 is playing backward from the complement of F to the complement of S), vacancy v -> finish
 f and vacancy f -> finish v stand or fall together, and one's jumps in reverse order are
 the other's solution. Every mapped solution is replayed again.
+
+With ``minimize="moves"`` each pair gets its fewest moves, proved (``solve(...,
+minimize="moves")``). Duality keeps jumps but not moves (one peg's chain of jumps, played
+backward on the complement, is no chain of one peg), so then only symmetry is used.
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from .errors import PegsolverError
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
-from .model.notation import hole_name, jump_name
+from .model.notation import group_moves, hole_name, jump_name
 from .solver import Limit, resolve_board, solve
 
 # One-letter marks for the printed grid.
@@ -42,16 +46,33 @@ class Entry:
     nodes: int = 0
     seconds: float = 0.0
     mapped_from: tuple[Hole, Hole] | None = None
+    optimal: bool | None = None        # fewest moves proved (a survey by moves only)
+    lower_bound: int | None = None     # the fewest moves proved possible (a survey by moves only)
+
+    @property
+    def moves(self) -> int:
+        """Moves of the solution found (consecutive jumps by one peg count once)."""
+        return len(group_moves(self.jumps))
 
 
 class Survey(list[Entry]):
     """The entries of :func:`survey_vacancies`, vacancy-major, with the ``board`` surveyed
     and the wall time in ``seconds``."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, by_moves: bool = False) -> None:
         super().__init__()
         self.board = board
+        self.by_moves = by_moves
         self.seconds = 0.0
+
+    @property
+    def shortest(self) -> Entry | None:
+        """A pair with the fewest moves of all (a survey by moves whose every solvable pair
+        is proved; None otherwise)."""
+        if not self.by_moves or not self.settled:
+            return None
+        solved = [e for e in self if e.reason is Reason.SOLVED]
+        return min(solved, key=lambda e: e.moves) if solved else None
 
     @property
     def interrupted(self) -> bool:
@@ -60,8 +81,10 @@ class Survey(list[Entry]):
 
     @property
     def settled(self) -> bool:
-        """True when every pair is solved or proved impossible."""
-        return all(e.reason in MARKS for e in self)
+        """True when every pair is solved or proved impossible (by moves: with its fewest moves
+        proved)."""
+        return all(e.reason in MARKS for e in self) and not (self.by_moves and any(
+            e.reason is Reason.SOLVED and not e.optimal for e in self))
 
     def to_json(self, style: str = "algebraic") -> dict[str, Any]:
         """JSON-ready data: the board, seconds, the count of each reason and every entry."""
@@ -74,8 +97,16 @@ class Survey(list[Entry]):
             "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish), "reason": e.reason,
                          "jumps": [jump_name(shape, j, style) for j in e.jumps],
                          "nodes": e.nodes, "seconds": e.seconds,
-                         "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from]}
-                        for e in self]}
+                         "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
+                         **({"moves": e.moves if e.jumps else None, "optimal": e.optimal,
+                             "lower_bound": e.lower_bound} if self.by_moves else {})}
+                        for e in self],
+            **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
+
+    def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
+        best = self.shortest
+        return None if best is None else {"moves": best.moves, "vacancy": name(best.vacancy),
+                                          "finish": name(best.finish)}
 
     def to_text(self, style: str = "algebraic") -> str:
         """A grid of marks, one row per vacancy and one column per finish, and the counts."""
@@ -84,31 +115,43 @@ class Survey(list[Entry]):
         def name(h: Hole) -> str:
             return hole_name(shape, h, style)
         width = max(len(name(h)) for h in range(shape.size)) + 1
-        grid = {(e.vacancy, e.finish): MARKS.get(e.reason, "?") for e in self}
+        grid = {(e.vacancy, e.finish): self._mark(e) for e in self}
+        width = max([width, *(len(m) + 1 for m in grid.values())])
+        solved = "fewest moves (>=N: proved at least N, not settled)" if self.by_moves else "S solved"
         lines = [f"board: {shape.name}; rows: vacancy, columns: finish; "
-                 "S solved, c position class, p pagoda, x exhausted search, ? not settled",
+                 f"{solved}, c position class, p pagoda, x exhausted search, ? not settled",
                  " " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size))]
         for v in range(shape.size):
             lines.append(f"{name(v):>{width}}" + "".join(f"{grid.get((v, f), ' '):>{width}}"
                                                          for f in range(shape.size)))
         counts = Counter(e.reason for e in self)
         lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {self.seconds:.1f} s")
+        best = self.shortest
+        if best is not None:
+            lines.append(f"shortest: {best.moves} moves, vacancy {name(best.vacancy)} -> finish {name(best.finish)}")
         return "\n".join(lines)
 
+    def _mark(self, e: Entry) -> str:
+        if not self.by_moves or e.reason is not Reason.SOLVED and e.lower_bound is None:
+            return MARKS.get(e.reason, "?")
+        return str(e.moves) if e.optimal else f">={e.lower_bound}"
 
-def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole) -> Entry | None:
-    """The entry for (v, f) derived from one already settled, by symmetry or duality."""
+
+def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole, by_moves: bool) -> Entry | None:
+    """The entry for (v, f) derived from one already settled, by symmetry or duality (by
+    symmetry alone ``by_moves``: duality does not keep moves)."""
     n = shape.size
     for perm in shape.symmetries:
         inverse = {perm[h]: h for h in range(n)}
-        for dual in (False, True):
+        for dual in (False,) if by_moves else (False, True):
             seen = done.get((perm[f], perm[v]) if dual else (perm[v], perm[f]))
             if seen is None or seen.reason not in MARKS:
                 continue
             jumps = [Jump(inverse[j.from_hole], inverse[j.over], inverse[j.to_hole]) for j in seen.jumps]
             if dual:  # the same jumps in reverse order join the complements
                 jumps = jumps[::-1]
-            return Entry(v, f, seen.reason, jumps, mapped_from=(seen.vacancy, seen.finish))
+            return Entry(v, f, seen.reason, jumps, mapped_from=(seen.vacancy, seen.finish), optimal=seen.optimal,
+                         lower_bound=seen.lower_bound)
     return None
 
 
@@ -122,14 +165,18 @@ def _replay(board: Board, v: Hole, f: Hole, jumps: list[Jump]) -> None:
 
 
 def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120.0,
-                     progress: Callable[[int, int], None] | None = None, limit: Limit | None = None) -> Survey:
+                     progress: Callable[[int, int], None] | None = None, limit: Limit | None = None,
+                     minimize: str | None = None) -> Survey:
     """Settle every (single vacancy, single-peg finish) pair of ``board``'s shape.
 
     :param seconds_per_problem: time limit of one pair's search, in seconds (None: none).
     :param progress: called as ``progress(done, total)`` after each pair.
     :param limit: the limits of one pair's search (nodes, seconds, memory), as ``solve``
         takes them; when given, it replaces ``seconds_per_problem``.
-    :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`.
+    :param minimize: None, or ``"moves"``: each pair's fewest moves, proved (see the module);
+        the survey's ``shortest`` is then the board's fewest over all pairs.
+    :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`, or ``minimize``
+        is unknown.
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
@@ -141,17 +188,17 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
     n = shape.size
     full = shape.full_mask
     done: dict[tuple[Hole, Hole], Entry] = {}
-    out = Survey(board)
+    out = Survey(board, minimize == "moves")
     start = time.perf_counter()
     for v in range(n):
         for f in range(n):
-            entry = _known(shape, done, v, f)
+            entry = _known(shape, done, v, f, out.by_moves)
             if entry is None:
                 t0 = time.perf_counter()
-                sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f),
-                            limit=each)
-                entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0)
-            if entry.reason is Reason.SOLVED:
+                sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f), limit=each, minimize=minimize)
+                entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0,
+                              optimal=sol.optimal, lower_bound=sol.lower_bound)
+            if entry.jumps and (entry.reason is Reason.SOLVED or out.by_moves):
                 _replay(board, v, f, entry.jumps)
             done[(v, f)] = entry
             out.append(entry)

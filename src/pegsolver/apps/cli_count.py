@@ -14,9 +14,11 @@ from .. import analysis
 from ..engine import limits
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
+from ..model.board import Board
 from ..model.geometry import Hole
 from ..model.goal import plural
 from ..model.notation import hole_name, parse_hole
+from ..moves import count_moves
 from ..solver import Limit
 from ..survey import survey_vacancies
 from .cli_args import (
@@ -41,13 +43,17 @@ def add_table_parser(sub: Subparsers) -> None:
     add_board_args(t)
     t.add_argument("--seconds", type=float, default=120.0, metavar="S",
                    help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")
+    t.add_argument("--fewest-moves", action="store_true",
+                   help="each problem's fewest moves (consecutive jumps by one peg), proved; and the board's "
+                        "shortest problem")
 
 
 def cmd_table(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     with progress_bar("problems", board.shape.size ** 2) as bar:
-        survey = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance())
+        survey = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance(),
+                                  minimize="moves" if args.fewest_moves else None)
     print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
     if survey.interrupted:
         print(f"interrupted by Ctrl-C after {len(survey) - 1} of {board.shape.size ** 2} problems", file=sys.stderr)
@@ -68,6 +74,10 @@ def add_count_parser(sub: Subparsers) -> None:
     add_board_args(c)
     add_vacant_arg(c)
     c.add_argument("--finish", metavar="HOLE", help="one-peg finish: also count winning positions and solutions")
+    c.add_argument("--by", choices=("jumps", "moves"), default="jumps",
+                   help="levels by jumps (the default), or by moves (consecutive jumps by one peg): the positions "
+                        "first reached in n moves, forward and, with a finish (--finish, or the board's own), "
+                        "backward, and the fewest moves between them")
     c.add_argument("--table", action="store_true",
                    help="solutions of every single-vacancy -> single-peg problem instead of one start")
     c.add_argument("--unreduced", action="store_true", help="count every position, not symmetry classes")
@@ -130,6 +140,27 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
             "cluster": args.cluster, "positions_only": args.positions_only}
 
 
+def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
+    """``count --by moves``: the levels by moves, forward and backward, printed."""
+    given = [flag for flag, on in (("--table", args.table), ("--spill", args.spill), ("--resume", args.resume),
+                                   ("--workers", args.workers is not None), ("--cluster", args.cluster),
+                                   ("--positions-only", args.positions_only), ("--threads", args.threads))
+             if on]
+    if given:
+        raise PegsolverError(f"{given[0]} does not apply to --by moves, which runs in memory on one thread")
+    shape = board.shape
+    finish: int | None = parse_hole(shape, args.finish, args.notation) if args.finish else None
+    if finish is None and board.default_goal is not None and board.default_goal.finish is not None:
+        holes = board.default_goal.resolve(shape).finish_holes()   # the board's standard finish
+        finish = holes[0] if len(holes) == 1 else None
+    with progress_bar("moves", eta=False):
+        result = count_moves(board, finish, reduced=not args.unreduced, limit=limit)
+    print(json.dumps(result.to_json(args.notation)) if args.json else result.to_text(args.notation))
+    if result.stopped is Reason.INTERRUPTED:
+        return EXIT_INTERRUPTED
+    return EXIT_UNSOLVED if result.stopped else EXIT_SOLVED
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     shape = board.shape
@@ -141,6 +172,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
                   threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
     place = where_to_run(args)
+    if args.by == "moves":
+        return count_by_moves(args, board, limit)
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")

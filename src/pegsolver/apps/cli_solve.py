@@ -65,12 +65,18 @@ def add_solve_parser(sub: Subparsers) -> None:
                         f"(default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
                    help="no position-class or pagoda proofs and no pagoda pruning: search alone")
+    s.add_argument("--fewest-moves", action="store_true",
+                   help="a solution with the fewest moves (consecutive jumps by one peg), proved minimal by "
+                        "breadth-first search by moves from both ends; under a limit, the best found and the "
+                        "fewest proved possible. Its levels take up to --table-mb of memory (default 4096)")
     s.add_argument("--boards", action="store_true", help="print the board after each move (text output only)")
     s.add_argument("--svg", metavar="FILE", help="also draw the solution in FILE as SVG: one board per move")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     # Options that would do nothing here are refused, not silently ignored.
+    if args.fewest_moves:
+        check_fewest_moves_args(args)
     if args.beam_width is not None and args.strategy not in ("beam", "auto"):
         raise PegsolverError(f"--beam-width applies to --strategy beam (or auto), not to --strategy {args.strategy}")
     if args.boards and args.json:
@@ -86,6 +92,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
+    if args.fewest_moves and goal.fewest_pegs:
+        raise GoalError("--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not 'fewest'")
     if args.backward and goal.finish is None:
         raise GoalError("--backward needs a finish that names its holes (--finish HOLE or a pattern)")
     memory = None if args.table_mb is None else \
@@ -101,7 +109,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
             bar.status(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
-                    order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress)
+                    order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress,
+                    minimize="moves" if args.fewest_moves else None)
     if svg_path:
         write_solution_svg(svg_path, sol, args.notation)
     if args.json:
@@ -111,6 +120,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if sol.solved:
         return EXIT_SOLVED
     return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
+
+
+def check_fewest_moves_args(args: argparse.Namespace) -> None:
+    """--fewest-moves with an option only another search has: refused, naming the option."""
+    why = "--fewest-moves searches by moves from both ends itself; only that proves the fewest moves"
+    for given, option in ((args.strategy != DEFAULT_STRATEGY, f"--strategy {args.strategy}"),
+                          (args.backward, "--backward"), (args.backend != "core", f"--backend {args.backend}"),
+                          (args.order is not None, "--order"), (args.beam_width is not None, "--beam-width")):
+        if given:
+            raise PegsolverError(f"{option} cannot be used with --fewest-moves: {why}")
 
 
 def write_solution_svg(path: Path, sol: Solution, style: str) -> None:

@@ -26,6 +26,9 @@ DEFAULT_HINT_SECONDS = 10.0
 # what it misses (diamond 41, English with diagonal jumps); a last guided search spends
 # the time left on a proof.
 HINT_STEPS = (("guided", 0.15), ("beam", 1.0), ("guided", 1.0))  # strategy, share of the time left
+# First of all, the search by fewest moves gets this share of the time and this memory: it
+# settles positions near the end of most games at once, with the moves left at best.
+MOVES_SHARE, MOVES_MEMORY = 0.3, 512 << 20
 
 
 class HintStop(StrEnum):
@@ -45,7 +48,10 @@ class Hint:
     ``jump`` is the next jump of a solution (None when none was found); ``path`` the whole
     solution from the position; ``reason`` is solve()'s :class:`Reason`, or ``NO_JUMP``
     (the position has no legal jump) or ``CANCELLED``; ``explanation`` the proof in
-    words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time.
+    words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time;
+    ``moves_left``: the fewest moves from here to the goal, proved (``path`` takes them),
+    and ``moves_at_least`` the most a search by moves proved when it could not finish
+    (None when unknown).
     """
 
     pegs_mask: int
@@ -56,6 +62,8 @@ class Hint:
     explanation: str = ""
     strategy: str = ""
     seconds: float = 0.0
+    moves_left: int | None = None
+    moves_at_least: int | None = None
 
     @property
     def proved(self) -> bool:
@@ -96,6 +104,16 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     proof = impossibility(position, goal)
     if proof:
         return answer(proof[0], explanation=proof[1], strategy="proof")
+    fewest = None if goal.fewest_pegs else solve(
+        position, goal, limit=Limit(seconds=seconds * MOVES_SHARE, memory_bytes=MOVES_MEMORY), proofs=False,
+        minimize="moves")
+    if fewest is not None and fewest.optimal:
+        hint = answer(Reason.SOLVED, fewest.jumps, strategy="fewest-moves")
+        hint.moves_left = hint.moves_at_least = fewest.lower_bound
+        return hint
+    if fewest is not None and fewest.reason.proves_impossible:
+        return answer(fewest.reason, strategy="fewest-moves", explanation=fewest.explanation)
+    at_least = None if fewest is None else fewest.lower_bound
     reason = Reason.TIME_LIMIT
     for strategy, share in HINT_STEPS:
         left = seconds - (time.perf_counter() - t0)
@@ -105,10 +123,14 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
             break
         sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01)), proofs=False)
         if sol.reason.settles:
-            return answer(sol.reason, sol.jumps, strategy=strategy,
+            hint = answer(sol.reason, sol.jumps, strategy=strategy,
                           explanation="every position reachable from here was searched" if not sol.solved else "")
+            hint.moves_at_least = at_least
+            return hint
         reason = sol.reason if sol.reason is not Reason.BEAM else reason
-    return answer(reason)
+    hint = answer(reason)
+    hint.moves_at_least = at_least
+    return hint
 
 
 def finish_words(goal: Goal, style: str, shape: Shape) -> str:

@@ -24,7 +24,7 @@ from ..engine.outcome import Reason
 from ..errors import CoreMissingError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import SQUARE, Hole, Jump, Shape
-from ..model.goal import Goal
+from ..model.goal import Goal, plural
 from ..model.notation import column_letters
 from ..solver import Limit
 from .game import Game
@@ -324,7 +324,7 @@ class PlayApp(App[None]):
         if hint.jump is not None:
             how = f"{hint.strategy} search, {hint.seconds:.2f} s" if hint.strategy != "earlier search" \
                 else "from the solution found before"
-            self.say(f"Hint: {game.jump_text(hint.jump)} (toward {game.finish_text()}; {how}).")
+            self.say(f"Hint: {game.jump_text(hint.jump)} (toward {game.finish_text()}; {how}){moves_words(hint)}.")
         elif hint.reason is Reason.SOLVED:
             self.say(f"The finish is reached: {game.finish_text()}.")
         elif hint.proved:
@@ -334,6 +334,16 @@ class PlayApp(App[None]):
         else:
             self.say(f"No {words} found in {self.hint_seconds:g} s ({hint.reason}); nothing proved, "
                      "so this position may still have one.")
+
+
+def moves_words(hint: Hint) -> str:
+    """What the hint knows of the moves left: ``; 5 moves left at best`` (proved), ``; at
+    least 9 moves left``, or nothing."""
+    if hint.moves_left is not None:
+        return f"; {plural(hint.moves_left, 'move')} left at best"
+    if hint.moves_at_least:
+        return f"; at least {plural(hint.moves_at_least, 'move')} left"
+    return ""
 
 
 def run(board: Board, goal: Goal, style: str = "algebraic", hint_seconds: float = DEFAULT_HINT_SECONDS) -> None:

@@ -16,6 +16,9 @@ from ..model.notation import hole_name as name_of_hole
 from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
 
+MOVES_STRATEGY = "fewest-moves"   # the strategy a search by fewest moves reports
+MOVES_HELP = "bidirectional breadth-first search by moves, a proof of the fewest moves"
+
 
 @dataclass
 class Solution:
@@ -35,6 +38,12 @@ class Solution:
     ``jumps`` may still hold the best finish found. ``closest``: the jumps to the dead end
     with the fewest pegs a depth-first search met (empty after a proof, a beam or a
     backward search).
+
+    For a search by fewest moves (``solve(..., minimize="moves")``): ``optimal`` is True
+    when ``jumps`` are proved to take the fewest moves; ``lower_bound`` is the fewest
+    moves any solution can take, as far as proved (None for the other searches). Under a
+    limit the answer is unsolved, ``jumps`` may hold the best solution found, and
+    ``lower_bound`` says how far the proof went.
     """
 
     start: Board
@@ -45,6 +54,8 @@ class Solution:
     stats: Stats
     explanation: str = ""
     closest: list[Jump] = field(default_factory=list)
+    optimal: bool | None = None
+    lower_bound: int | None = None
     final: Board = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +67,8 @@ class Solution:
                 raise RuntimeError("internal error: the fewest-pegs finish found still has a jump")
         elif self.solved and not self.goal.reached(board.pegs_mask):
             raise RuntimeError("internal error: the solution found does not reach the goal")
+        if self.optimal and len(group_moves(self.jumps)) != self.lower_bound:
+            raise RuntimeError("internal error: the fewest-moves solution has more moves than proved")
         self.final = board  # closest is replayed where it becomes an answer's jumps (fewest pegs)
 
     def __bool__(self) -> bool:
@@ -89,6 +102,8 @@ class Solution:
             "jumps": self.jump_names(style),
             "moves": self.move_names(style),
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
+            "optimal": self.optimal,
+            "lower_bound": self.lower_bound,
             "stats": asdict(self.stats),
         }
 
@@ -98,12 +113,15 @@ class Solution:
         pegs, why it is not solved when it is not, and the work counters."""
         st = self.stats
         shape = self.start.shape
-        lines = [f"strategy: {st.strategy} ({STRATEGY_HELP[st.strategy]}), backend: {st.backend}, "
+        help_ = STRATEGY_HELP.get(st.strategy, MOVES_HELP)
+        lines = [f"strategy: {st.strategy} ({help_}), backend: {st.backend}, "
                  f"symmetries used: {st.symmetries}, direction: {st.direction}"]
         if st.member:
             lines.append(f"answered by: {st.member} (after {plural(st.runs, 'run')} of the portfolio)")
         if self.goal.fewest_pegs and self.solved:
             lines.append(f"fewest pegs: {self.explanation}")
+        if self.lower_bound is not None:
+            lines.append(self.moves_text())
         if self.solved or self.jumps:
             lines.append(f"{'solved' if self.solved else 'best found'}: {plural(len(self.jumps), 'jump')} in "
                          f"{plural(len(self.moves), 'move')}, {plural(self.final.peg_count, 'peg')} left")
@@ -125,11 +143,18 @@ class Solution:
                      f"seconds {st.seconds:.6f}")
         return "\n".join(lines)
 
+    def moves_text(self) -> str:
+        """What a search by fewest moves proved, in one line (``moves: 19, proved >= 17``)."""
+        if self.optimal:
+            return f"fewest moves: {len(self.moves)}, proved minimal ({self.explanation})"
+        best = f"moves: {len(self.moves)}" if self.jumps else "moves: no solution found"
+        return f"{best}, proved >= {self.lower_bound}"
+
     def unsolved_text(self) -> str:
         """Why the answer is not solved, in one line: the proof, or what stopped the search."""
         if self.reason.proves_impossible:
             return f"impossible: {self.explanation}"
-        if self.stats.strategy == "auto" or self.goal.fewest_pegs:  # the explanation says what ran
+        if self.stats.strategy in ("auto", MOVES_STRATEGY) or self.goal.fewest_pegs:  # the explanation says what ran
             return f"not solved: {self.explanation}"
         if self.reason is Reason.BEAM:
             return ("not solved: the beam kept too few positions per level to reach the goal (a wider "

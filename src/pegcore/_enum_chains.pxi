@@ -1,0 +1,151 @@
+# Moves of any length for breadth-first search by moves: a move is one or more consecutive
+# jumps by the same peg, so the positions one move away are those at the ends of every
+# chain of jumps one peg can make. Backward, a chain undoes jumps: the peg jumps back over
+# a hole, refilling it, and goes on from where it landed.
+
+cdef enum:
+    CHAIN_STACK = 4096      # a chain's open branches: at most 64 jumps deep, 8 ways each
+
+
+cdef class Chains:
+    """A board's jumps listed by the hole they leave and the hole they reach.
+
+    jumps: (n_jumps, 3) int32 (from, over, to); nholes: holes of the board (1 to 64).
+
+    :raises ValueError: a hole outside 0..nholes-1 or more holes than 64.
+    """
+    cdef int nholes
+    cdef int njumps
+    cdef bits_t* m3
+    cdef int* jfrom
+    cdef int* jto
+    cdef int* from_start    # nholes + 1 offsets into from_list
+    cdef int* from_list     # jumps by from-hole
+    cdef int* to_start
+    cdef int* to_list       # jumps by to-hole
+
+    def __cinit__(self, const int32_t[:, ::1] jumps, int nholes):
+        cdef int i, h, n = jumps.shape[0]
+        if not 1 <= nholes <= MAX_HOLES:
+            raise ValueError(f"moves take 1..{MAX_HOLES} holes, not {nholes}")
+        self.nholes, self.njumps = nholes, n
+        self.m3 = <bits_t*>malloc((n + 1) * sizeof(bits_t))
+        self.jfrom = <int*>malloc((n + 1) * sizeof(int))
+        self.jto = <int*>malloc((n + 1) * sizeof(int))
+        self.from_start = <int*>calloc(nholes + 2, sizeof(int))
+        self.to_start = <int*>calloc(nholes + 2, sizeof(int))
+        self.from_list = <int*>malloc((n + 1) * sizeof(int))
+        self.to_list = <int*>malloc((n + 1) * sizeof(int))
+        if (self.m3 == NULL or self.jfrom == NULL or self.jto == NULL or self.from_start == NULL
+                or self.to_start == NULL or self.from_list == NULL or self.to_list == NULL):
+            raise MemoryError("jump lists")
+        for i in range(n):
+            for h in range(3):
+                if not 0 <= jumps[i, h] < nholes:
+                    raise ValueError(f"jump {i} names hole {jumps[i, h]}, not one of 0..{nholes - 1}")
+            self.jfrom[i], self.jto[i] = jumps[i, 0], jumps[i, 2]
+            self.m3[i] = (<bits_t>1 << jumps[i, 0]) | (<bits_t>1 << jumps[i, 1]) | (<bits_t>1 << jumps[i, 2])
+            self.from_start[jumps[i, 0] + 1] += 1
+            self.to_start[jumps[i, 2] + 1] += 1
+        for h in range(nholes):
+            self.from_start[h + 1] += self.from_start[h]
+            self.to_start[h + 1] += self.to_start[h]
+        fill_from = [self.from_start[h] for h in range(nholes)]
+        fill_to = [self.to_start[h] for h in range(nholes)]
+        for i in range(n):
+            self.from_list[fill_from[self.jfrom[i]]] = i
+            fill_from[self.jfrom[i]] += 1
+            self.to_list[fill_to[self.jto[i]]] = i
+            fill_to[self.jto[i]] += 1
+
+    def __dealloc__(self):
+        free(self.m3)
+        free(self.jfrom)
+        free(self.jto)
+        free(self.from_start)
+        free(self.to_start)
+        free(self.from_list)
+        free(self.to_list)
+
+
+cdef int push_child(bits_t** out, size_t* n, size_t* cap, bits_t key) noexcept nogil:
+    # out[n++] = key, growing out by half when full; -1 when memory runs out
+    cdef bits_t* grown
+    if n[0] == cap[0]:
+        grown = <bits_t*>realloc(out[0], (cap[0] + cap[0] // 2 + 1024) * sizeof(bits_t))
+        if grown == NULL:
+            return -1
+        out[0] = grown
+        cap[0] += cap[0] // 2 + 1024
+    out[0][n[0]] = key
+    n[0] += 1
+    return 0
+
+
+cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, bits_t** out, size_t* n,
+                        size_t* cap) noexcept nogil:
+    # Every chain of jumps by one peg of pegs (backward: undoing jumps), each chain's end
+    # appended as a canonical key; -1 when memory runs out.
+    cdef bits_t stack_b[CHAIN_STACK]
+    cdef int stack_h[CHAIN_STACK]
+    cdef int sp = 0, h, i, j, lo, hi
+    cdef bits_t b, c, need, rest = pegs
+    while rest:
+        stack_b[0], stack_h[0], sp = pegs, ctz64(rest), 1
+        rest &= rest - 1
+        while sp:
+            sp -= 1
+            b, h = stack_b[sp], stack_h[sp]
+            if backward:
+                lo, hi = ch.to_start[h], ch.to_start[h + 1]
+            else:
+                lo, hi = ch.from_start[h], ch.from_start[h + 1]
+            for i in range(lo, hi):
+                j = ch.to_list[i] if backward else ch.from_list[i]
+                # forward: from and over full, to empty; backward: to full, over and from empty
+                need = (<bits_t>1 << h) if backward else (ch.m3[j] ^ (<bits_t>1 << ch.jto[j]))
+                if b & ch.m3[j] != need:
+                    continue
+                c = b ^ ch.m3[j]
+                if push_child(out, n, cap, canonical(mv, c)) < 0:
+                    return -1
+                if sp < CHAIN_STACK:   # never reached: a chain is at most 64 jumps of 8 ways
+                    stack_b[sp] = c
+                    stack_h[sp] = ch.jfrom[j] if backward else ch.jto[j]
+                    sp += 1
+    return 0
+
+
+def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False):
+    """The positions one move from each of ``keys``, as canonical keys under ``mv``'s
+    symmetries: (n_children,) uint64, unsorted, with repeats (one per chain of jumps).
+
+    ``backward``: one move back instead (the moves that end in each key). ``mv`` and
+    ``ch`` must be built from the same jumps.
+
+    :raises ValueError: ``mv`` and ``ch`` of different boards.
+    :raises MemoryError: the children do not fit in memory.
+    """
+    if mv.njumps != ch.njumps or mv.nholes != ch.nholes:
+        raise ValueError("the symmetries and the jump lists are of different boards")
+    cdef size_t n = 0, cap = 16 * <size_t>keys.shape[0] + 1024, i
+    cdef bits_t* buf = <bits_t*>malloc(cap * sizeof(bits_t))
+    cdef int err = 0
+    cdef uint64_t[::1] o
+    if buf == NULL:
+        raise MemoryError("children of a level")
+    try:
+        with nogil:
+            for i in range(<size_t>keys.shape[0]):
+                if chain_children(mv, ch, keys[i], backward, &buf, &n, &cap) < 0:
+                    err = 1
+                    break
+        if err:
+            raise MemoryError("children of a level")
+        out = np.empty(n, dtype=np.uint64)
+        if n:
+            o = out
+            memcpy(&o[0], buf, n * sizeof(bits_t))
+        return out
+    finally:
+        free(buf)

@@ -1,0 +1,209 @@
+"""Fewest moves from a start to a goal, proved: bidirectional breadth-first search by moves
+(a move: one or more consecutive jumps by one peg).
+
+Method: levels by moves (engine.move_levels) grow forward from the start and backward from
+the finishes, the smaller frontier first, each new level checked against every position
+the other side has seen. While no position is shared after forward level i and backward
+level j, every solution has more than i + j moves; the first shared position M gives one
+of exactly i + j moves, which is then the fewest. This is how G. I. Bell finds shortest
+solutions by meeting forward and backward levels ("English Peg Solitaire", his pages);
+for the English centre game it gives Bergholt's 18 moves (1912), proved minimal by
+Beasley (1964). The path through M is found again level by level, replaying real moves.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..errors import BoardTooLargeError, GoalError
+from ..model.board import Board
+from ..model.geometry import Jump, Shape
+from ..model.goal import Goal
+from ..model.notation import group_moves
+from .compile import goal_symmetries
+from .limits import Limit
+from .move_levels import CHUNK, Budget, MoveLevels, MoveSpace, MovesStop
+from .move_paths import path_back, path_on, path_through
+from .outcome import Reason, Stats
+from .solution import MOVES_STRATEGY, Solution, unsolved
+
+MAX_HOLES = 64                  # the moves run on the 64-bit enumeration core
+DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unless told
+MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
+STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
+         Reason.MEMORY_LIMIT: "the memory budget", Reason.INTERRUPTED: "Ctrl-C"}
+INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof
+
+
+@dataclass
+class MovesAnswer:
+    """What a search by moves proved.
+
+    ``jumps``: a solution with ``lower_bound`` moves when ``optimal`` (empty otherwise);
+    ``lower_bound``: every solution has at least this many moves; ``reason``: SOLVED,
+    EXHAUSTED (no solution at all: a side ran out of positions) or the limit that stopped
+    it; ``forward`` and ``backward``: the sizes of the levels made; ``expanded`` positions
+    expanded and ``chains`` chains of jumps followed, both sides together."""
+
+    reason: Reason
+    lower_bound: int
+    jumps: list[Jump] = field(default_factory=list)
+    forward: list[int] = field(default_factory=list)
+    backward: list[int] = field(default_factory=list)
+    expanded: int = 0
+    chains: int = 0
+    symmetries: int = 1
+    seconds: float = 0.0
+    start: int = 0   # the start the solution leaves from (one of several, for several starts)
+
+    @property
+    def optimal(self) -> bool:
+        return self.reason is Reason.SOLVED
+
+
+def finishes(shape: Shape, goal: Goal) -> list[int]:
+    """The positions that reach ``goal``: its pattern, or every way to leave its pegs anywhere.
+
+    :raises GoalError: a fewest-pegs goal (no fixed finish), or more than MAX_FINISHES ways.
+    """
+    if goal.fewest_pegs:
+        raise GoalError("fewest moves needs a goal with a known finish, not the fewest pegs")
+    if goal.finish is not None:
+        return [goal.finish_mask()]
+    ways = math.comb(shape.size, goal.pegs)
+    if ways > MAX_FINISHES:
+        raise GoalError(f"{goal.pegs} pegs anywhere on {shape.name} is {ways:,} finishes, more than a search "
+                        f"by moves starts from ({MAX_FINISHES:,}): name the finish holes")
+    return [sum(1 << h for h in c) for c in itertools.combinations(range(shape.size), goal.pegs)]
+
+
+def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, ...]]:
+    """The symmetries that map the goal, and the set of starts, onto themselves (identity
+    first): a class of positions is then as far from the starts, and from the finishes,
+    as each of its members."""
+    given = set(starts)
+    return [p for p in goal_symmetries(shape, goal) if all(shape.map_mask(p, m) in given for m in given)]
+
+
+def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None) -> MovesAnswer:
+    """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
+    bidirectional breadth-first search (see the module). Under a limit it says the best
+    lower bound it proved; Ctrl-C stops it the same way.
+
+    ``starts``: several starts instead of ``board``'s pegs: the fewest moves from any of
+    them (``start`` on the answer says which one the solution leaves from).
+
+    :raises GoalError: a goal without a known finish (see :func:`finishes`).
+    """
+    limit = limit or Limit()
+    t0 = time.monotonic()
+    shape = board.shape
+    starts = starts or [board.pegs_mask]
+    ends = finishes(shape, goal)
+    space = MoveSpace(shape, move_group(shape, starts, goal))
+    budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
+                    limit.memory_or(DEFAULT_MOVES_BYTES))
+    fw = MoveLevels(space, starts, backward=False)
+    bw = MoveLevels(space, ends, backward=True)
+    answer = _meet(space, fw, bw, budget)
+    answer.forward, answer.backward = [len(v) for v in fw.levels], [len(v) for v in bw.levels]
+    answer.expanded, answer.chains = budget.expanded, budget.children
+    answer.symmetries = len(space.group)
+    answer.seconds = time.monotonic() - t0
+    return answer
+
+
+def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget) -> MovesAnswer:
+    # levels alternately, the smaller frontier first, until a position is on both sides
+    hit = fw.levels[0][bw.seen.contains(fw.levels[0])]
+    try:
+        while not len(hit):
+            if fw.done or bw.done:
+                return MovesAnswer(Reason.EXHAUSTED, fw.depth + bw.depth + 1)
+            side, other = (fw, bw) if len(fw.levels[-1]) <= len(bw.levels[-1]) else (bw, fw)
+            try:
+                new = side.step(budget, other.nbytes)
+            except MovesStop as stop:
+                if stop.reason is not Reason.MEMORY_LIMIT:
+                    raise
+                return _last_move(space, fw, bw, side is bw, budget)
+            hit = new[other.seen.contains(new)]
+    except (MovesStop, KeyboardInterrupt) as stop:
+        reason = stop.reason if isinstance(stop, MovesStop) else Reason.INTERRUPTED
+        return MovesAnswer(reason, fw.depth + bw.depth + 1)
+    key = int(hit[0])
+    i, j = fw.depth_of(key), bw.depth_of(key)
+    assert i is not None and j is not None
+    start, jumps = path_back(space, fw, key, i)
+    return MovesAnswer(Reason.SOLVED, i + j, jumps + path_on(space, bw, key, j), start=start)
+
+
+def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool, budget: Budget) -> MovesAnswer:
+    # No room for another level: one more move from one frontier, its children only checked
+    # against the other side (kept nowhere), settles whether a solution one move longer exists.
+    side, other = (bw, fw) if backward else (fw, bw)
+    bound = fw.depth + bw.depth + 1
+    frontier = side.levels[-1]
+    E = space.E
+    for i in range(0, len(frontier), CHUNK):
+        budget.check(0)
+        part = frontier[i:i + CHUNK]
+        if other.seen.contains(E.move_children(space.mv, space.chains, part, backward)).any():
+            for key in part:   # the parent: once, in the one chunk that has it
+                one = np.array([key], dtype=np.uint64)
+                if other.seen.contains(E.move_children(space.mv, space.chains, one, backward)).any():
+                    start, moves, jumps = path_through(space, fw, bw, int(key), backward)
+                    return MovesAnswer(Reason.SOLVED, moves, jumps, start=start)
+        budget.expanded += len(part)
+    return MovesAnswer(Reason.MEMORY_LIMIT, bound + 1)
+
+
+def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
+                       incumbent: Callable[[Limit], Solution]) -> Solution:
+    """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
+    first (when ``proofs``), then :func:`fewest_moves` with nine tenths of the node and
+    time limits. If a limit stops it, ``incumbent`` (a search for any solution) gets the
+    rest, at most INCUMBENT_SECONDS, so that the answer holds the best solution found."""
+    from .search import impossibility  # the proofs live beside the searches
+    if board.shape.size > MAX_HOLES:
+        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
+                                 f"takes at most {MAX_HOLES} (the 64-bit enumeration core)")
+    finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
+    stats = Stats(strategy=MOVES_STRATEGY, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
+                  table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
+    proof = impossibility(board, goal) if proofs else None
+    if proof is not None:
+        return unsolved(board, goal, proof[0], stats, proof[1])
+    share = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes * 9 // 10),
+                          seconds=None if limit.seconds is None else limit.seconds * 0.9)
+    a = fewest_moves(board, goal, share)
+    stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1)
+    levels = (f"forward levels {', '.join(f'{n:,}' for n in a.forward)}; "
+              f"backward {', '.join(f'{n:,}' for n in a.backward)}")
+    if a.reason is Reason.SOLVED:
+        return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
+                        f"bidirectional breadth-first search by moves, met at {a.lower_bound}: {levels}",
+                        optimal=True, lower_bound=a.lower_bound)
+    if a.reason is Reason.EXHAUSTED:
+        return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
+    best: list[Jump] = []
+    if a.reason is not Reason.INTERRUPTED:
+        rest = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes - a.expanded),
+                             seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
+                             memory_bytes=None)
+        found = incumbent(rest)
+        best = found.jumps if found.solved else []
+    if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
+        return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
+                        f"a solution found by search has as few moves as the search by moves proved "
+                        f"necessary: {levels}", optimal=True, lower_bound=a.lower_bound)
+    found_text = f"; best solution found by the {found.stats.member or found.stats.strategy} search" if best else ""
+    return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
+                    f"stopped by {STOPS[a.reason]} before the fewest moves were proved "
+                    f"(every solution has at least {a.lower_bound}){found_text}; {levels}",
+                    optimal=False, lower_bound=a.lower_bound)

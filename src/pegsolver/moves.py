@@ -1,0 +1,76 @@
+"""Analysis by moves (a move: one or more consecutive jumps by one peg): levels by moves
+forward and backward (:func:`count_moves`), and the fewest moves of every single-vacancy ->
+single-peg problem of a board (:func:`fewest_moves_table`). ``solve(...,
+minimize="moves")`` gives one problem's fewest moves with a solution.
+
+Published figures reproduced by the tests: the English centre game's levels by moves,
+forward and backward, 23,475,688 positions each side, met at 18 moves (G. I. Bell,
+"English Peg Solitaire", his pages; 18 moves: Bergholt 1912, proved minimal by Beasley
+1964); the fewest moves over all single-vacancy -> single-peg problems of the triangles
+of side 4 to 7, 5, 9, 9, 12 (OEIS A127500; G. I. Bell, J. Integer Sequences 11, 2008).
+"""
+from __future__ import annotations
+
+from .analysis import enum_limit
+from .engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, move_group
+from .engine.limits import Limit
+from .engine.move_count import MoveCount, count_by_moves
+from .errors import BoardTooLargeError, GoalError
+from .model.board import Board
+from .model.goal import Goal
+from .model.notation import parse_hole
+from .solver import resolve_board
+
+__all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
+
+
+def _board(board: Board | str) -> Board:
+    board = resolve_board(board)
+    if board.shape.size > MAX_HOLES:
+        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
+                                 f"takes at most {MAX_HOLES}")
+    if board.pegs_mask == 0:
+        raise GoalError("the start has no pegs")
+    return board
+
+
+def count_moves(board: Board | str, finish: int | str | None = None, reduced: bool = True,
+                limit: Limit | None = None) -> MoveCount:
+    """The positions first reached in n moves, for every n: forward from ``board`` and, with
+    a ``finish`` hole (name or index), backward from one peg there, one position per
+    symmetry class (the symmetries fixing the start and the finish; none with
+    ``reduced=False``).
+
+    :param limit: seconds, positions expanded (``nodes``) and memory in bytes for the
+        levels and the set of positions seen (default: 3/4 of the memory available).
+        A stop keeps the levels finished (``stopped`` says why); so does Ctrl-C.
+    :returns: a :class:`MoveCount`; ``fewest_moves`` is the fewest moves to the finish.
+    :raises BoardTooLargeError: more than 64 holes.
+    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
+    :raises PegsolverError: a limit out of range.
+    """
+    board = _board(board)
+    shape = board.shape
+    hole = parse_hole(shape, finish) if isinstance(finish, str) else finish
+    if hole is not None and not (isinstance(hole, int) and 0 <= hole < shape.size):
+        raise GoalError(f"finish must be a hole of {shape.name!r} (0 to {shape.size - 1}), not {finish!r}")
+    limit = enum_limit(limit, None, None, None)
+    goal = Goal.anywhere() if hole is None else Goal.at(hole)
+    group = move_group(shape, [board.pegs_mask], goal) if reduced else [tuple(range(shape.size))]
+    return count_by_moves(board, hole, group, limit, limit.memory_or(0))
+
+
+def shortest_over_board(board: Board | str, limit: Limit | None = None) -> MovesAnswer:
+    """The fewest moves over every single-vacancy -> single-peg problem of the board, with
+    one problem that takes them (``start`` and the solution's last jump say which): one
+    bidirectional search from every single vacancy at once to every one-peg finish at
+    once, keyed under the whole symmetry group (both sets are unions of classes).
+
+    :param limit: nodes, seconds, memory (default 4 GiB); under a limit ``lower_bound``
+        is the best proved.
+    :raises BoardTooLargeError: more than 64 holes.
+    """
+    board = _board(board)
+    shape = board.shape
+    starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
+    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts)

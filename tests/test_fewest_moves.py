@@ -1,0 +1,255 @@
+"""Fewest moves (a move: consecutive jumps by one peg): published figures, and a brute force
+in plain Python over hole coordinates that shares nothing with the package."""
+import json
+from collections import deque
+
+import numpy as np
+import pytest
+
+from pegsolver import Board, Goal, Limit, find_variant, solve
+from pegsolver.apps.cli import main
+from pegsolver.apps.hint import find_hint
+from pegsolver.engine import move_levels
+from pegsolver.engine.core import enum_core
+from pegsolver.engine.move_paths import chains, chains_back
+from pegsolver.engine.outcome import Reason
+from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
+from pegsolver.model.notation import parse_hole
+from pegsolver.moves import count_moves, shortest_over_board
+from pegsolver.survey import survey_vacancies
+from replay import UNIT_STEPS, assert_solves, replay_coords
+
+# G. I. Bell, "English Peg Solitaire" (his pages): the centre game by moves, forward levels
+# B[n] and backward levels B[-n], one position per symmetry class.
+BELL_FORWARD = [1, 1, 2, 9, 47, 263, 1452, 7772, 38150, 164297, 585567, 1641177, 3426496, 5111387, 5327135,
+                3909899, 2093768, 843917, 255301, 57579, 10037, 1268, 148, 15]
+BELL_BACKWARD = [1, 1, 16, 979, 14115, 126902, 632451, 1954152, 3770028, 4949879, 4796624, 3576434, 2113413,
+                 1003420, 387982, 115922, 28134, 4589, 604, 37, 5]
+# OEIS A127500 (G. I. Bell, J. Integer Sequences 11, 2008): the fewest moves over all
+# single-vacancy -> single-peg problems of the triangle of side n, n = 4, 5, ...
+SHORTEST_TRIANGLE = {4: 5, 5: 9, 6: 9, 7: 12}
+
+
+def moves_of(coords, jumps):
+    """Moves of a jump list, counted from coordinates: a jump starting where the last landed
+    continues that move."""
+    count, last = 0, None
+    for j in jumps:
+        if coords[j.from_hole] != last:
+            count += 1
+        last = coords[j.to_hole]
+    return count
+
+
+def brute_fewest_moves(board, start_pegs):
+    """{finish hole: fewest moves} for one-peg finishes, by breadth-first search over peg sets
+    of coordinates, each move every chain of jumps of one peg."""
+    shape = board.shape
+    coords = list(shape.coords)
+    holes = set(coords)
+    steps = UNIT_STEPS[shape.rules]
+
+    def moves(pegs):
+        for p in pegs:
+            todo = [(pegs, p)]
+            while todo:
+                b, at = todo.pop()
+                for dr, dc in steps:
+                    over, to = (at[0] + dr, at[1] + dc), (at[0] + 2 * dr, at[1] + 2 * dc)
+                    if over in b and to in holes and to not in b:
+                        after = (b - {at, over}) | {to}
+                        yield after
+                        todo.append((after, to))
+    first = frozenset(coords[h] for h in start_pegs)
+    dist, queue = {first: 0}, deque([first])
+    while queue:
+        b = queue.popleft()
+        for after in moves(b):
+            after = frozenset(after)
+            if after not in dist:
+                dist[after] = dist[b] + 1
+                queue.append(after)
+    return {coords.index(next(iter(b))): d for b, d in dist.items() if len(b) == 1}
+
+
+def test_english_centre_is_18_moves_proved():
+    sol = solve("english", minimize="moves")
+    assert sol.solved and sol.optimal and sol.lower_bound == 18
+    assert_solves(sol, finish=[parse_hole(sol.start.shape, "d4")])
+    assert moves_of(sol.start.shape.coords, sol.jumps) == 18 == len(sol.moves)
+    data = sol.to_json()
+    assert data["optimal"] is True and data["lower_bound"] == 18 and len(data["moves"]) == 18
+
+
+def test_english_levels_by_moves_are_bells():
+    result = count_moves("english", "d4")
+    assert result.stopped is None
+    assert result.forward.sizes == BELL_FORWARD and result.backward.sizes == BELL_BACKWARD
+    assert result.forward.total == result.backward.total == 23_475_688   # OEIS A112737's total
+    assert result.fewest_moves == result.backward.target_depth == 18
+
+
+@pytest.mark.parametrize("side", sorted(SHORTEST_TRIANGLE))
+def test_triangle_shortest_over_all_problems(side):
+    board = find_variant(f"triangle{side}").board()
+    answer = shortest_over_board(board)
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == SHORTEST_TRIANGLE[side]
+    start = board.with_pegs(answer.start)
+    assert start.peg_count == board.shape.size - 1
+    sol_pegs = {board.shape.coords[h] for h in range(board.shape.size) if answer.start >> h & 1}
+    final = replay_coords(board.shape.rules, board.shape.coords, sol_pegs,
+                          [(board.shape.coords[j.from_hole], board.shape.coords[j.to_hole]) for j in answer.jumps])
+    assert len(final) == 1
+    assert moves_of(board.shape.coords, answer.jumps) == SHORTEST_TRIANGLE[side]
+
+
+@pytest.mark.parametrize("name", ["triangle4", "triangle5"])
+def test_every_problem_against_brute_force(name):
+    board = find_variant(name).board()
+    shape = board.shape
+    survey = survey_vacancies(board, None, minimize="moves")
+    assert survey.settled
+    for v in range(shape.size):
+        truth = brute_fewest_moves(board, [h for h in range(shape.size) if h != v])
+        got = {e.finish: e for e in survey if e.vacancy == v}
+        for f in range(shape.size):
+            if f in truth:
+                assert got[f].reason is Reason.SOLVED and got[f].optimal and got[f].moves == truth[f], (v, f)
+                assert moves_of(shape.coords, got[f].jumps) == truth[f]
+            else:
+                assert got[f].reason.proves_impossible, (v, f)
+    best = survey.shortest
+    assert best is not None and best.moves == SHORTEST_TRIANGLE[int(name[-1])]
+
+
+def test_one_problem_against_brute_force_with_its_levels():
+    board = find_variant("triangle5").board()
+    truth = brute_fewest_moves(board, [h for h in range(15) if h != 0])
+    for f, d in truth.items():
+        sol = solve(board, Goal.at(f), minimize="moves")
+        assert sol.optimal and sol.lower_bound == d and moves_of(board.shape.coords, sol.jumps) == d
+        levels = count_moves(board, f)
+        assert levels.fewest_moves == levels.backward.target_depth == d
+
+
+def test_a_limit_gives_a_lower_bound_and_never_optimal():
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=30 << 20))
+    assert not sol.solved and sol.optimal is False and sol.reason is Reason.MEMORY_LIMIT
+    assert 1 <= sol.lower_bound <= 18
+    if sol.jumps:   # the best solution found, replayed, and no shorter than proved possible
+        assert len(sol.moves) >= sol.lower_bound
+        assert_solves(sol.__class__(sol.start, sol.goal, True, Reason.SOLVED, sol.jumps, sol.stats))
+    assert f"proved >= {sol.lower_bound}" in sol.to_text()
+    sol = solve("english", minimize="moves", limit=Limit(nodes=1000))
+    assert sol.reason is Reason.NODE_LIMIT and sol.optimal is False
+
+
+def test_the_last_move_is_found_without_room_for_its_level():
+    # 160 MiB holds the levels to 11 forward and 6 backward, not 7 backward: the 18th move
+    # is then found by checking the children of the frontier against the other side
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=160 << 20))
+    assert sol.optimal and sol.lower_bound == 18 and len(sol.moves) == 18
+    assert_solves(sol)
+
+
+def test_ctrl_c_stops_with_the_bound_proved(monkeypatch):
+    calls = []
+
+    def check(self, held):
+        calls.append(held)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(move_levels.Budget, "check", check)
+    sol = solve("english", minimize="moves")
+    assert sol.reason is Reason.INTERRUPTED and not sol.optimal and sol.lower_bound >= 1
+
+
+def test_impossible_problems_are_proved():
+    french = find_variant("french").board()
+    centre = french.with_pegs(french.shape.full_mask & ~(1 << parse_hole(french.shape, "d4")))
+    sol = solve(centre, "d4", minimize="moves")   # the centre game has no solution: a class proof
+    assert sol.reason.proves_impossible and not sol.solved
+    board = find_variant("triangle4").board()
+    truth = brute_fewest_moves(board, [h for h in range(10) if h != 0])
+    missing = next(f for f in range(10) if f not in truth)
+    sol = solve(board, Goal.at(missing), minimize="moves", proofs=False)
+    assert sol.reason is Reason.EXHAUSTED
+
+
+def test_core_children_match_the_python_chains():
+    board = find_variant("english").board()
+    shape = board.shape
+    E = enum_core()
+    jumps = np.array(shape.jumps, dtype=np.int32).reshape(-1, 3)
+    mv = E.Moves(jumps, np.empty((0, shape.size), np.int32), shape.size)
+    ch = E.Chains(jumps, shape.size)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        pegs = int(rng.integers(0, 1 << 33)) & shape.full_mask
+        keys = np.array([pegs], dtype=np.uint64)
+        assert sorted(E.move_children(mv, ch, keys).tolist()) == sorted(a for a, _ in chains(shape, pegs))
+        assert sorted(E.move_children(mv, ch, keys, True).tolist()) == sorted(b for b, _ in chains_back(shape, pegs))
+
+
+def test_key_set():
+    E = enum_core()
+    s = E.KeySet()
+    first = s.add_new(np.array([5, 3, 5, 0, 7, 3], dtype=np.uint64))
+    assert first.tolist() == [5, 3, 0, 7] and len(s) == 4
+    many = np.arange(1, 100_000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    assert len(s.add_new(many)) == len(np.setdiff1d(many, first))   # grows past its first slots
+    assert s.contains(np.array([5, 0, 11], dtype=np.uint64)).tolist() == [True, True, False]
+    assert s.bytes_for(10 ** 6) > s.nbytes
+
+
+def test_hint_tells_the_moves_left():
+    board = find_variant("triangle5").board()
+    hint = find_hint(board, board.default_goal, seconds=5)
+    assert hint.moves_left == solve(board, minimize="moves").lower_bound and hint.path
+    assert moves_of(board.shape.coords, hint.path) == hint.moves_left
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"strategy": "dfs"}, "strategy 'dfs'"), ({"backward": True}, "backward"),
+    ({"backend": "reference"}, "backend 'reference'"), ({"beam_width": 10}, "beam width"),
+])
+def test_options_that_cannot_prove_are_refused(kwargs, words):
+    with pytest.raises(PegsolverError, match=words):
+        solve("english", minimize="moves", **kwargs)
+
+
+def test_bad_minimize_and_goals():
+    with pytest.raises(PegsolverError, match="minimize must be"):
+        solve("english", minimize="jumps")
+    with pytest.raises(GoalError, match="fewest pegs"):
+        solve("english", Goal.fewest(), minimize="moves")
+    with pytest.raises(GoalError, match="finishes"):
+        solve("english", Goal.anywhere(8), minimize="moves")
+    big = Board.from_text("\n".join(["o" * 9] * 8))   # 72 holes
+    with pytest.raises(BoardTooLargeError, match="64"):
+        solve(big.with_pegs(big.pegs_mask & ~1), minimize="moves")
+    with pytest.raises(BoardTooLargeError, match="64"):
+        count_moves(big)
+
+
+def test_cli(capsys):
+    assert main(["solve", "triangle4", "--vacant", "2", "--finish", "3", "--fewest-moves", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["optimal"] is True and data["lower_bound"] == 5 and len(data["moves"]) == 5
+    assert main(["count", "triangle5", "--by", "moves", "--finish", "1"]) == 0
+    assert "fewest moves from the start to the finish: 10" in capsys.readouterr().out
+    assert main(["table", "triangle4", "--fewest-moves"]) == 0
+    assert "shortest: 5 moves" in capsys.readouterr().out
+    for argv, words in ((["solve", "english", "--fewest-moves", "--strategy", "dfs"], "--strategy dfs"),
+                        (["solve", "english", "--fewest-moves", "--finish", "fewest"], "fewest"),
+                        (["count", "english", "--by", "moves", "--spill", "x"], "--spill")):
+        assert main(argv) == 2
+        assert words in capsys.readouterr().err
+
+
+def test_pegs_anywhere_goal():
+    board = find_variant("triangle5").board()
+    sol = solve(board, Goal.anywhere(1), minimize="moves")
+    assert sol.optimal
+    truth = brute_fewest_moves(board, [h for h in range(15) if board.pegs_mask >> h & 1])
+    assert sol.lower_bound == min(truth.values())
