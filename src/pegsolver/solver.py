@@ -53,6 +53,26 @@ def check_beam_width(width: object, name: str = "beam width") -> int:
     return whole
 
 
+def check_options(strategy: str, order: str | None, backend: str, progress: object, proofs: object,
+                  backward: object) -> None:
+    """solve()'s options, each one of its known values.
+
+    :raises PegsolverError: an unknown strategy, order or backend, a progress that is not
+        callable, or proofs or backward not a bool.
+    """
+    if progress is not None and not callable(progress):
+        raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
+    for name, flag in (("proofs", proofs), ("backward", backward)):
+        if not isinstance(flag, bool):
+            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
+    if strategy not in SOLVE_STRATEGIES:
+        raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
+    if order is not None and order not in ORDERS:
+        raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
+    if backend not in BACKENDS:
+        raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+
+
 def check_minimize(minimize: object, strategy: str, backend: str, order: str | None, backward: bool,
                    beam_width: int | None) -> None:
     """``minimize`` is None or "moves", and with "moves" no option asks for another search.
@@ -143,17 +163,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     """
     board = resolve_board(board)
     width = None if beam_width is None else check_beam_width(beam_width)
-    if progress is not None and not callable(progress):
-        raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
-    for name, flag in (("proofs", proofs), ("backward", backward)):
-        if not isinstance(flag, bool):
-            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
-    if strategy not in SOLVE_STRATEGIES:
-        raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
-    if order is not None and order not in ORDERS:
-        raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
-    if backend not in BACKENDS:
-        raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    check_options(strategy, order, backend, progress, proofs, backward)
     limit = search_limit(limit)
     check_minimize(minimize, strategy, backend, order, backward, beam_width)
     if isinstance(goal, str):  # a hole name: one peg there

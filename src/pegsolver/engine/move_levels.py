@@ -101,7 +101,8 @@ class MoveLevels:
         :raises MovesStop: a limit passed; the level is dropped, those before it stay.
         """
         E, space = self.space.E, self.space
-        parents, parts = self.levels[-1], []
+        parents: Keys = self.levels[-1]
+        parts: list[Keys] = []
         for i in range(0, len(parents), CHUNK):
             budget.check(self.nbytes + held_elsewhere + sum(p.nbytes for p in parts))
             kids = E.move_children(space.mv, space.chains, parents[i:i + CHUNK], self.backward)

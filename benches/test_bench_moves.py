@@ -1,0 +1,57 @@
+"""Fewest-moves benches: the English centre game's 18 moves proved (target: at most 10 s on
+one thread), its tables by moves, and the triangles' shortest problems (OEIS A127500:
+5, 9, 9, 12, 13, 16, 18 for sides 4 to 10). Triangle 8 and up take minutes and gigabytes
+and need PEGSOLVER_LONG_BENCHES=1; the memory each may take is PEGSOLVER_MOVES_GB
+(default 10). Work counters (positions expanded, chains of jumps) go in extra_info."""
+import os
+
+import pytest
+
+from pegsolver import Limit, solve
+from pegsolver.engine.outcome import Reason
+from pegsolver.moves import count_moves, shortest_over_board
+
+LONG = pytest.mark.skipif(os.environ.get("PEGSOLVER_LONG_BENCHES") != "1",
+                          reason="minutes: set PEGSOLVER_LONG_BENCHES=1")
+SHORTEST = {4: 5, 5: 9, 6: 9, 7: 12, 8: 13, 9: 16, 10: 18}   # OEIS A127500
+MOVES_GB = float(os.environ.get("PEGSOLVER_MOVES_GB", "10"))
+
+
+@pytest.mark.benchmark(group="fewest moves")
+def test_english_centre_18_moves(benchmark):
+    sol = benchmark.pedantic(solve, args=("english",), kwargs={"minimize": "moves"}, rounds=3, iterations=1)
+    assert sol.optimal and sol.lower_bound == 18 == len(sol.moves)
+    benchmark.extra_info.update(moves=18, expanded=sol.stats.nodes, chains=sol.stats.tests)
+
+
+@pytest.mark.benchmark(group="fewest moves")
+def test_english_tables_by_moves(benchmark):
+    result = benchmark.pedantic(count_moves, args=("english", "d4"), rounds=1, iterations=1)
+    assert result.forward.total == result.backward.total == 23_475_688 and result.fewest_moves == 18
+    benchmark.extra_info.update(forward=result.forward.sizes, backward=result.backward.sizes)
+
+
+def _shortest(benchmark, side):
+    limit = Limit(memory_bytes=int(MOVES_GB * 2**30))
+    answer = benchmark.pedantic(shortest_over_board, args=(f"triangle{side}", limit), rounds=1, iterations=1)
+    benchmark.extra_info.update(reason=str(answer.reason), lower_bound=answer.lower_bound,
+                                expanded=answer.expanded, chains=answer.chains,
+                                forward=answer.forward, backward=answer.backward, seconds=answer.seconds)
+    if answer.reason is Reason.SOLVED:
+        assert answer.lower_bound == SHORTEST[side]
+    else:   # out of memory or time: the bound proved must not pass the published figure
+        assert answer.lower_bound <= SHORTEST[side]
+        pytest.xfail(f"triangle {side}: proved >= {answer.lower_bound} ({answer.reason}); published {SHORTEST[side]}")
+
+
+@pytest.mark.benchmark(group="fewest moves triangles")
+@pytest.mark.parametrize("side", [4, 5, 6, 7])
+def test_triangle_shortest(benchmark, side):
+    _shortest(benchmark, side)
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves triangles")
+@pytest.mark.parametrize("side", [8, 9, 10])
+def test_triangle_shortest_long(benchmark, side):
+    _shortest(benchmark, side)
