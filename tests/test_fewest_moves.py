@@ -145,10 +145,16 @@ def test_a_limit_gives_a_lower_bound_and_never_optimal():
 
 
 def test_the_last_move_is_found_without_room_for_its_level():
-    # 160 MiB holds the levels to 11 forward and 6 backward, not 7 backward: the 18th move
+    # 100 MiB holds the levels to 11 forward and 6 backward, not 7 backward: the 18th move
     # is then found by checking the children of the frontier against the other side
-    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=160 << 20))
-    assert sol.optimal and sol.lower_bound == 18 and len(sol.moves) == 18
+    from pegsolver.engine.fewest_moves import fewest_moves
+    board = find_variant("english").board()
+    answer = fewest_moves(board, board.default_goal.resolve(board.shape), Limit(memory_bytes=100 << 20))
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == 18
+    assert (len(answer.forward) - 1) + (len(answer.backward) - 1) == 17   # one move short of meeting
+    assert moves_of(board.shape.coords, answer.jumps) == 18
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=100 << 20))
+    assert sol.optimal and len(sol.moves) == 18
     assert_solves(sol)
 
 
@@ -253,3 +259,14 @@ def test_pegs_anywhere_goal():
     assert sol.optimal
     truth = brute_fewest_moves(board, [h for h in range(15) if board.pegs_mask >> h & 1])
     assert sol.lower_bound == min(truth.values())
+
+
+def test_every_split_between_forward_and_backward_agrees():
+    # forward to 12 moves and the rest backward meets at 18 too: a check of the backward
+    # moves against the forward ones (the default split is 11 and 7)
+    from pegsolver.engine.fewest_moves import fewest_moves
+    board = find_variant("english").board()
+    answer = fewest_moves(board, board.default_goal.resolve(board.shape), forward_depth=12)
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == 18
+    assert len(answer.forward) - 1 == 12 and len(answer.backward) - 1 == 6
+    assert moves_of(board.shape.coords, answer.jumps) == 18

@@ -90,13 +90,17 @@ def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, .
     return [p for p in goal_symmetries(shape, goal) if all(shape.map_mask(p, m) in given for m in given)]
 
 
-def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None) -> MovesAnswer:
+def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None,
+                 forward_depth: int | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
     bidirectional breadth-first search (see the module). Under a limit it says the best
     lower bound it proved; Ctrl-C stops it the same way.
 
     ``starts``: several starts instead of ``board``'s pegs: the fewest moves from any of
     them (``start`` on the answer says which one the solution leaves from).
+    ``forward_depth``: make forward levels up to this many moves only, and the rest backward
+    (default: the smaller frontier first). The answer is the same for every split, so two
+    splits check the forward moves against the backward ones.
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
     """
@@ -110,22 +114,26 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
                     limit.memory_or(DEFAULT_MOVES_BYTES))
     fw = MoveLevels(space, starts, backward=False)
     bw = MoveLevels(space, ends, backward=True)
-    answer = _meet(space, fw, bw, budget)
-    answer.forward, answer.backward = [len(v) for v in fw.levels], [len(v) for v in bw.levels]
+    answer = _meet(space, fw, bw, budget, forward_depth)
+    answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
     answer.expanded, answer.chains = budget.expanded, budget.children
     answer.symmetries = len(space.group)
     answer.seconds = time.monotonic() - t0
     return answer
 
 
-def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget) -> MovesAnswer:
+def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None) -> MovesAnswer:
     # levels alternately, the smaller frontier first, until a position is on both sides
-    hit = fw.levels[0][bw.seen.contains(fw.levels[0])]
+    hit = fw.frontier[bw.seen.contains(fw.frontier)]
     try:
         while not len(hit):
             if fw.done or bw.done:
                 return MovesAnswer(Reason.EXHAUSTED, fw.depth + bw.depth + 1)
-            side, other = (fw, bw) if len(fw.levels[-1]) <= len(bw.levels[-1]) else (bw, fw)
+            if forward_depth is None:
+                ahead = len(fw.frontier) <= len(bw.frontier)
+            else:
+                ahead = fw.depth < forward_depth and not fw.done
+            side, other = (fw, bw) if ahead else (bw, fw)
             try:
                 new = side.step(budget, other.nbytes)
             except MovesStop as stop:
@@ -148,7 +156,7 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     # against the other side (kept nowhere), settles whether a solution one move longer exists.
     side, other = (bw, fw) if backward else (fw, bw)
     bound = fw.depth + bw.depth + 1
-    frontier = side.levels[-1]
+    frontier = side.frontier
     E = space.E
     for i in range(0, len(frontier), CHUNK):
         budget.check(0)

@@ -108,9 +108,9 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool,
           budget: Budget) -> tuple[Side, Reason | None]:
     # one direction to the end (or a limit): sizes, peg ranges and where the target is first met
     side = Side()
-    levels = MoveLevels(space, sources, backward)
+    levels = MoveLevels(space, sources, backward, keep=False)
     key = space.canonical(target)
-    level = levels.levels[0]
+    level = levels.frontier
     try:
         while len(level):
             side.sizes.append(len(level))
@@ -118,7 +118,6 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool,
             if side.target_depth is None and levels.holds(levels.depth, key):
                 side.target_depth = levels.depth
             level = levels.step(budget)
-            levels.levels[-2] = np.empty(0, np.uint64)   # a level is not needed once expanded
     except MovesStop as stop:
         return side, stop.reason
     except KeyboardInterrupt:

@@ -3,8 +3,8 @@ jumps by one peg), forward from a start or backward from finishes, one level at 
 
 Method: breadth-first search over symmetry classes, as G. I. Bell computes the levels B[n]
 and B[-n] of the English board by moves ("English Peg Solitaire", his web pages). A level
-is a sorted array of canonical keys; one hash set (pegcore KeySet) holds every position
-seen, so a child is new exactly when no earlier level has it.
+is a sorted array of canonical keys (kept compressed once expanded); one hash set (pegcore
+KeySet) holds every position seen, so a child is new exactly when no earlier level has it.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ..model.geometry import Shape
 from .core import enum_core
 from .outcome import Reason
+from .partition import decode, encode
 
 Keys = npt.NDArray[np.uint64]
 CHUNK = 1 << 15   # parents expanded per call into the core: the limits are checked between calls
@@ -73,35 +74,43 @@ class MoveSpace:
 
 
 class MoveLevels:
-    """Levels by moves in one direction: ``levels[n]`` (sorted keys) holds the positions
-    first reached in n moves from ``sources`` (backward: the positions that reach one of
-    them in n moves and no fewer)."""
+    """Levels by moves in one direction: level n holds the positions first reached in n moves
+    from ``sources`` (backward: the positions that reach one of them in n moves and no
+    fewer). The last level (``frontier``) is a sorted array; with ``keep``, the levels
+    before it are kept compressed (engine.partition's stored form: a byte or two a
+    position), to find a solution's path again; without, they are dropped."""
 
-    def __init__(self, space: MoveSpace, sources: Iterable[int], backward: bool) -> None:
-        self.space, self.backward = space, backward
+    def __init__(self, space: MoveSpace, sources: Iterable[int], backward: bool, keep: bool = True) -> None:
+        self.space, self.backward, self.keep = space, backward, keep
         first = np.unique(np.array([space.canonical(p) for p in sources], dtype=np.uint64))
         self.seen = space.E.KeySet(len(first))
         self.seen.add_new(first)
-        self.levels: list[Keys] = [first]
+        self.frontier: Keys = first
+        self.sizes = [len(first)]
+        self.packed: list[bytes] = []     # levels 0 .. depth-1, stored (keep only)
+        self.packed_bytes = 0
+        self._open: tuple[int, Keys] | None = None   # the stored level last read back
         self.done = False   # the last level made was empty: every position is found
 
     @property
     def depth(self) -> int:
         """Moves of the last level made."""
-        return len(self.levels) - 1
+        return len(self.sizes) - 1
 
     @property
     def nbytes(self) -> int:
-        """Bytes held: the levels and the set of positions seen."""
-        return int(self.seen.nbytes) + sum(lv.nbytes for lv in self.levels)
+        """Bytes held: the set of positions seen, the frontier and the stored levels."""
+        return int(self.seen.nbytes) + self.frontier.nbytes + self.packed_bytes
 
     def step(self, budget: Budget, held_elsewhere: int = 0) -> Keys:
-        """Make the next level and return it (empty: no position is new, and ``done``).
+        """Make the next level, make it the frontier and return it (empty: no position is
+        new, and ``done``).
 
-        :raises MovesStop: a limit passed; the level is dropped, those before it stay.
+        :raises MovesStop: a limit passed. The level is dropped, and the set of positions
+            seen then holds some of it: the levels must not step again.
         """
         E, space = self.space.E, self.space
-        parents: Keys = self.levels[-1]
+        parents: Keys = self.frontier
         parts: list[Keys] = []
         for i in range(0, len(parents), CHUNK):
             budget.check(self.nbytes + held_elsewhere + sum(p.nbytes for p in parts))
@@ -112,21 +121,36 @@ class MoveLevels:
                 raise MovesStop(Reason.MEMORY_LIMIT)
             parts.append(self.seen.add_new(kids))
         level = np.sort(np.concatenate(parts)) if parts else np.empty(0, np.uint64)
-        self.levels.append(level)
+        if self.keep:
+            self.packed.append(encode(parents).data)
+            self.packed_bytes += len(self.packed[-1])
+        self.frontier = level
+        self.sizes.append(len(level))
         self.done = len(level) == 0
         return level
 
+    def level(self, n: int) -> Keys:
+        """Level ``n``, sorted.
+
+        :raises ValueError: a level before the frontier that was not kept.
+        """
+        if n == self.depth:
+            return self.frontier
+        if not self.keep:
+            raise ValueError(f"level {n} was not kept")
+        if self._open is None or self._open[0] != n:
+            self._open = (n, decode(self.packed[n])[0])
+        return self._open[1]
+
     def depth_of(self, key: int) -> int | None:
         """The level holding ``key`` (a canonical key), None when no level does."""
-        k = np.uint64(key)
-        for n, level in enumerate(self.levels):
-            i = int(np.searchsorted(level, k))
-            if i < len(level) and level[i] == k:
+        for n in range(self.depth, -1, -1):
+            if self.holds(n, key):
                 return n
         return None
 
     def holds(self, n: int, key: int) -> bool:
         """Whether level ``n`` holds ``key``."""
-        level, k = self.levels[n], np.uint64(key)
+        level, k = self.level(n), np.uint64(key)
         i = int(np.searchsorted(level, k))
         return i < len(level) and bool(level[i] == k)
