@@ -14,7 +14,7 @@ from __future__ import annotations
 from .analysis import enum_limit
 from .engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, move_group
 from .engine.limits import Limit
-from .engine.move_count import MoveCount, count_by_moves
+from .engine.move_count import MoveCount, Progress, count_by_moves
 from .errors import BoardTooLargeError, GoalError
 from .model.board import Board
 from .model.goal import Goal
@@ -35,7 +35,7 @@ def _board(board: Board | str) -> Board:
 
 
 def count_moves(board: Board | str, finish: int | str | None = None, reduced: bool = True,
-                limit: Limit | None = None) -> MoveCount:
+                limit: Limit | None = None, progress: Progress | None = None) -> MoveCount:
     """The positions first reached in n moves, for every n: forward from ``board`` and, with
     a ``finish`` hole (name or index), backward from one peg there, one position per
     symmetry class (the symmetries fixing the start and the finish; none with
@@ -44,6 +44,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     :param limit: seconds, positions expanded (``nodes``) and memory in bytes for the
         levels and the set of positions seen (default: 3/4 of the memory available).
         A stop keeps the levels finished (``stopped`` says why); so does Ctrl-C.
+    :param progress: called as ``progress(direction, moves, positions)`` after each level,
+        direction ``"forward"`` or ``"backward"``.
     :returns: a :class:`MoveCount`; ``fewest_moves`` is the fewest moves to the finish.
     :raises BoardTooLargeError: more than 64 holes.
     :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
@@ -57,7 +59,7 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     limit = enum_limit(limit, None, None, None)
     goal = Goal.anywhere() if hole is None else Goal.at(hole)
     group = move_group(shape, [board.pegs_mask], goal) if reduced else [tuple(range(shape.size))]
-    return count_by_moves(board, hole, group, limit, limit.memory_or(0))
+    return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress)
 
 
 def shortest_over_board(board: Board | str, limit: Limit | None = None) -> MovesAnswer:

@@ -153,8 +153,11 @@ def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
     if finish is None and board.default_goal is not None and board.default_goal.finish is not None:
         holes = board.default_goal.resolve(shape).finish_holes()   # the board's standard finish
         finish = holes[0] if len(holes) == 1 else None
-    with progress_bar("moves", eta=False):
-        result = count_moves(board, finish, reduced=not args.unreduced, limit=limit)
+    with progress_bar("moves", eta=False) as bar:
+        def progress(direction: str, moves: int, positions: int) -> None:
+            bar.status(f"{direction}: {positions:,} positions first reached in {plural(moves, 'move')}; "
+                       f"{usage_text(None)}")
+        result = count_moves(board, finish, reduced=not args.unreduced, limit=limit, progress=progress)
     print(json.dumps(result.to_json(args.notation)) if args.json else result.to_text(args.notation))
     if result.stopped is Reason.INTERRUPTED:
         return EXIT_INTERRUPTED

@@ -8,6 +8,7 @@ complement of the start both sides hold the same number of positions.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.board import Board
-from ..model.goal import plural
 from ..model.notation import hole_name
 from .limits import Limit
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop
@@ -77,8 +77,9 @@ class MoveCount:
         shape = self.board.shape
         vacant = " ".join(hole_name(shape, h, style) for h in self.board.vacancies())
         end = "" if self.finish is None else f", finish: {hole_name(shape, self.finish, style)}"
+        fix = "only the identity fixes" if self.symmetries == 1 else f"{self.symmetries} symmetries fix"
         lines = [f"board: {shape.name} ({shape.size} holes), vacant: {vacant}{end}; levels by moves, one position "
-                 f"per symmetry class ({plural(self.symmetries, 'symmetry')})",
+                 f"per symmetry class ({fix} the start and finish)",
                  f"{'moves':>5} {'forward':>12} {'pegs':>7} {'backward':>12} {'pegs':>7}"]
         for n in range(max(len(self.forward.sizes), len(self.backward.sizes))):
             cells = []
@@ -104,8 +105,11 @@ class MoveCount:
         return "\n".join(lines)
 
 
-def _side(space: MoveSpace, sources: list[int], target: int, backward: bool,
-          budget: Budget) -> tuple[Side, Reason | None]:
+Progress = Callable[[str, int, int], None]   # told (direction, moves, positions) as each level is made
+
+
+def _side(space: MoveSpace, sources: list[int], target: int, backward: bool, budget: Budget,
+          progress: Progress | None) -> tuple[Side, Reason | None]:
     # one direction to the end (or a limit): sizes, peg ranges and where the target is first met
     side = Side()
     levels = MoveLevels(space, sources, backward, keep=False)
@@ -117,6 +121,8 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool,
             side.pegs.append(peg_range(level))
             if side.target_depth is None and levels.holds(levels.depth, key):
                 side.target_depth = levels.depth
+            if progress:
+                progress("backward" if backward else "forward", levels.depth, len(level))
             level = levels.step(budget)
     except MovesStop as stop:
         return side, stop.reason
@@ -126,19 +132,20 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool,
 
 
 def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]], limit: Limit,
-                   default_memory: int) -> MoveCount:
+                   default_memory: int, progress: Progress | None = None) -> MoveCount:
     """Levels by moves forward from ``board`` and, with a ``finish`` hole, backward from one peg
     there, keyed under ``group`` (it must fix the start and the finish). The backward side
-    runs after the forward one, with what is left of the limits.
+    runs after the forward one, with what is left of the limits. ``progress`` is told
+    (direction, moves, positions) as each level is made.
     """
     t0 = time.monotonic()
     space = MoveSpace(board.shape, group)
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
                     limit.memory_or(default_memory))
     target = 0 if finish is None else 1 << finish
-    forward, stopped = _side(space, [board.pegs_mask], target, False, budget)
+    forward, stopped = _side(space, [board.pegs_mask], target, False, budget, progress)
     backward = Side()
     if finish is not None and stopped is None:
-        backward, stopped = _side(space, [target], board.pegs_mask, True, budget)
+        backward, stopped = _side(space, [target], board.pegs_mask, True, budget, progress)
     return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0)
 
