@@ -270,3 +270,24 @@ def test_every_split_between_forward_and_backward_agrees():
     assert answer.reason is Reason.SOLVED and answer.lower_bound == 18
     assert len(answer.forward) - 1 == 12 and len(answer.backward) - 1 == 6
     assert moves_of(board.shape.coords, answer.jumps) == 18
+
+
+def test_count_by_moves_json_and_limits(capsys):
+    assert main(["count", "triangle5", "--by", "moves", "--finish", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["by"] == "moves" and data["fewest_moves"] == data["fewest_moves_backward"] == 10
+    assert data["forward_total"] == sum(data["forward"]) and data["backward_total"] == sum(data["backward"])
+    stopped = count_moves("english", "d4", limit=Limit(memory_bytes=1 << 20))
+    assert stopped.stopped is Reason.MEMORY_LIMIT and "stopped: memory limit" in stopped.to_text()
+    assert stopped.forward.sizes == BELL_FORWARD[:len(stopped.forward.sizes)]
+
+
+def test_hint_words():
+    from pegsolver.apps.hint import Hint
+    from pegsolver.apps.play import moves_words
+    hint = Hint(0, Goal.anywhere(), None, [], Reason.SOLVED)
+    assert moves_words(hint) == ""
+    hint.moves_at_least = 9
+    assert moves_words(hint) == "; at least 9 moves left"
+    hint.moves_left = 1
+    assert moves_words(hint) == "; 1 move left at best"
