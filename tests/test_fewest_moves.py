@@ -193,8 +193,10 @@ def test_core_children_match_the_python_chains():
     for _ in range(200):
         pegs = int(rng.integers(0, 1 << 33)) & shape.full_mask
         keys = np.array([pegs], dtype=np.uint64)
-        assert sorted(E.move_children(mv, ch, keys).tolist()) == sorted(a for a, _ in chains(shape, pegs))
-        assert sorted(E.move_children(mv, ch, keys, True).tolist()) == sorted(b for b, _ in chains_back(shape, pegs))
+        after = sorted({a for a, _ in chains(shape, pegs)})
+        before = sorted({b for b, _ in chains_back(shape, pegs)})
+        assert sorted(E.move_children(mv, ch, keys)[0].tolist()) == after
+        assert sorted(E.move_children(mv, ch, keys, True)[0].tolist()) == before
 
 
 def test_key_set():
@@ -206,6 +208,31 @@ def test_key_set():
     assert len(s.add_new(many)) == len(np.setdiff1d(many, first))   # grows past its first slots
     assert s.contains(np.array([5, 0, 11], dtype=np.uint64)).tolist() == [True, True, False]
     assert s.bytes_for(10 ** 6) > s.nbytes
+
+
+def test_hint_in_the_middle_of_a_move():
+    # six moves of a 10-move solution and the first jump of the seventh: the peg that just
+    # jumped may go on in the same move, so 3 moves are left at best, not 4
+    board = find_variant("triangle5").board()
+    moves = solve(board, minimize="moves").moves
+    assert len(moves) == 10 and len(moves[6]) > 1
+    position = board.with_pegs(board.pegs_mask)
+    for j in [j for m in moves[:6] for j in m] + [moves[6][0]]:
+        position.push(j)
+    position = position.with_pegs(position.pegs_mask)
+    going = find_hint(position, board.default_goal, seconds=5, moving=moves[6][0].to_hole)
+    assert going.moves_left == 3 and going.path[0].from_hole == moves[6][0].to_hole
+    assert find_hint(position, board.default_goal, seconds=5).moves_left == 4
+
+
+def test_square_board_stays_within_its_limits():
+    # backward from 3 pegs on a sparse 64-hole board, chains of jumps are countless: the
+    # core follows each position once per parent and hands back bounded batches
+    import time
+    t0 = time.monotonic()
+    sol = solve("square8", Goal.anywhere(3), minimize="moves", limit=Limit(seconds=1.5, memory_bytes=64 << 20))
+    assert not sol.optimal and sol.reason in (Reason.TIME_LIMIT, Reason.MEMORY_LIMIT)
+    assert time.monotonic() - t0 < 60   # a hang guard: it took minutes and gigabytes before
 
 
 def test_hint_tells_the_moves_left():

@@ -82,14 +82,66 @@ cdef int push_child(bits_t** out, size_t* n, size_t* cap, bits_t key) noexcept n
     return 0
 
 
-cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, bits_t** out, size_t* n,
-                        size_t* cap) noexcept nogil:
-    # Every chain of jumps by one peg of pegs (backward: undoing jumps), each chain's end
-    # appended as a canonical key; -1 when memory runs out.
+cdef struct Visited:
+    # the positions one parent's chains have reached: an open-addressed set, emptied per
+    # parent through the list of slots it filled
+    bits_t* slots
+    uint32_t* used
+    uint64_t cap        # 2 ** log2
+    int log2
+    uint64_t n
+
+
+cdef int visit(Visited* v, bits_t b) noexcept nogil:
+    # 1 if b is new (and now in the set), 0 if seen, -1 when memory runs out
+    cdef uint64_t j, i, mask
+    cdef bits_t* grown
+    cdef uint32_t* grown_used
+    if 2 * (v.n + 1) > v.cap:   # double, and put the used slots back
+        grown = <bits_t*>calloc(2 * v.cap, sizeof(bits_t))
+        grown_used = <uint32_t*>malloc(v.cap * sizeof(uint32_t))
+        if grown == NULL or grown_used == NULL:
+            free(grown)
+            free(grown_used)
+            return -1
+        mask = 2 * v.cap - 1
+        v.log2 += 1
+        for i in range(v.n):
+            j = hash_bits(v.slots[v.used[i]]) >> (64 - v.log2)
+            while grown[j]:
+                j = (j + 1) & mask
+            grown[j] = v.slots[v.used[i]]
+            grown_used[i] = <uint32_t>j
+        free(v.slots)
+        free(v.used)
+        v.slots, v.used, v.cap = grown, grown_used, 2 * v.cap
+    mask = v.cap - 1
+    j = hash_bits(b) >> (64 - v.log2)
+    while v.slots[j]:
+        if v.slots[j] == b:
+            return 0
+        j = (j + 1) & mask
+    v.slots[j] = b
+    v.used[v.n] = <uint32_t>j
+    v.n += 1
+    return 1
+
+
+cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited* seen, bits_t** out,
+                        size_t* n, size_t* cap) noexcept nogil:
+    # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
+    # jumps), each once, appended as canonical keys; -1 when memory runs out. A position
+    # tells where the moving peg is (the one hole it fills that pegs had empty, or its
+    # start), so chains reaching the same position go on alike: each is followed once,
+    # which keeps sparse boards, whose chains are many, from taking exponential time.
     cdef bits_t stack_b[CHAIN_STACK]
     cdef int stack_h[CHAIN_STACK]
-    cdef int sp = 0, h, i, j, lo, hi
+    cdef int sp = 0, h, i, j, lo, hi, fresh
+    cdef uint64_t k
     cdef bits_t b, c, need, rest = pegs
+    for k in range(seen.n):
+        seen.slots[seen.used[k]] = 0
+    seen.n = 0
     while rest:
         stack_b[0], stack_h[0], sp = pegs, ctz64(rest), 1
         rest &= rest - 1
@@ -107,38 +159,52 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, bits_t*
                 if b & ch.m3[j] != need:
                     continue
                 c = b ^ ch.m3[j]
-                if push_child(out, n, cap, canonical(mv, c)) < 0:
+                fresh = visit(seen, c)
+                if fresh < 0 or (fresh and push_child(out, n, cap, canonical(mv, c)) < 0):
                     return -1
-                if sp < CHAIN_STACK:   # never reached: a chain is at most 64 jumps of 8 ways
+                if fresh and sp < CHAIN_STACK:   # always: the stack holds at most 64 jumps x 8 ways
                     stack_b[sp] = c
                     stack_h[sp] = ch.jfrom[j] if backward else ch.jto[j]
                     sp += 1
     return 0
 
 
-def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False):
+def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0):
     """The positions one move from each of ``keys``, as canonical keys under ``mv``'s
-    symmetries: (n_children,) uint64, unsorted, with repeats (one per chain of jumps).
+    symmetries: ``(children, done)``, children (m,) uint64 unsorted, each position once
+    per parent (repeats across parents), from the first ``done`` keys.
 
-    ``backward``: one move back instead (the moves that end in each key). ``mv`` and
-    ``ch`` must be built from the same jumps.
+    ``backward``: one move back instead (the moves that end in each key). ``most``: stop
+    after the first parent that brings the children to this many (0: no cap), so that a
+    caller bounds the memory and time of one call. ``mv`` and ``ch`` must be built from
+    the same jumps.
 
     :raises ValueError: ``mv`` and ``ch`` of different boards.
     :raises MemoryError: the children do not fit in memory.
     """
     if mv.njumps != ch.njumps or mv.nholes != ch.nholes:
         raise ValueError("the symmetries and the jump lists are of different boards")
-    cdef size_t n = 0, cap = 16 * <size_t>keys.shape[0] + 1024, i
+    cdef size_t n = 0, cap = 16 * <size_t>keys.shape[0] + 1024, i = 0
     cdef bits_t* buf = <bits_t*>malloc(cap * sizeof(bits_t))
     cdef int err = 0
     cdef uint64_t[::1] o
-    if buf == NULL:
+    cdef Visited seen
+    seen.cap, seen.log2, seen.n = 1024, 10, 0
+    seen.slots = <bits_t*>calloc(seen.cap, sizeof(bits_t))
+    seen.used = <uint32_t*>malloc(seen.cap // 2 * sizeof(uint32_t))
+    if buf == NULL or seen.slots == NULL or seen.used == NULL:
+        free(buf)
+        free(seen.slots)
+        free(seen.used)
         raise MemoryError("children of a level")
     try:
         with nogil:
-            for i in range(<size_t>keys.shape[0]):
-                if chain_children(mv, ch, keys[i], backward, &buf, &n, &cap) < 0:
+            while i < <size_t>keys.shape[0]:
+                if chain_children(mv, ch, keys[i], backward, &seen, &buf, &n, &cap) < 0:
                     err = 1
+                    break
+                i += 1
+                if most and n >= most:
                     break
         if err:
             raise MemoryError("children of a level")
@@ -146,6 +212,8 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
         if n:
             o = out
             memcpy(&o[0], buf, n * sizeof(bits_t))
-        return out
+        return out, i
     finally:
         free(buf)
+        free(seen.slots)
+        free(seen.used)

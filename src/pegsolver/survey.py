@@ -98,7 +98,7 @@ class Survey(list[Entry]):
                          "jumps": [jump_name(shape, j, style) for j in e.jumps],
                          "nodes": e.nodes, "seconds": e.seconds,
                          "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
-                         **({"moves": e.moves if e.jumps else None, "optimal": e.optimal,
+                         **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
                              "lower_bound": e.lower_bound} if self.by_moves else {})}
                         for e in self],
             **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
@@ -129,6 +129,10 @@ class Survey(list[Entry]):
         best = self.shortest
         if best is not None:
             lines.append(f"shortest: {best.moves} moves, vacancy {name(best.vacancy)} -> finish {name(best.finish)}")
+        elif self.by_moves:
+            open_ = sum(1 for e in self if e.reason not in MARKS or e.reason is Reason.SOLVED and not e.optimal)
+            lines.append(f"shortest: not known, {open_} of {len(self)} pairs not settled (a longer --seconds, "
+                         f"or more --table-mb, may settle them)")
         return "\n".join(lines)
 
     def _mark(self, e: Entry) -> str:

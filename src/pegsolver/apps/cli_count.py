@@ -43,6 +43,9 @@ def add_table_parser(sub: Subparsers) -> None:
     add_board_args(t)
     t.add_argument("--seconds", type=float, default=120.0, metavar="S",
                    help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")
+    t.add_argument("--table-mb", type=float, metavar="MB",
+                   help="memory of one problem's search in MiB (the search by moves' levels with "
+                        "--fewest-moves; default 4096, else the table's 256)")
     t.add_argument("--fewest-moves", action="store_true",
                    help="each problem's fewest moves (consecutive jumps by one peg), proved; and the board's "
                         "shortest problem")
@@ -51,8 +54,11 @@ def add_table_parser(sub: Subparsers) -> None:
 def cmd_table(args: argparse.Namespace) -> int:
     board, _ = load_start(args)
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
+    memory = None if args.table_mb is None else \
+        limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
     with progress_bar("problems", board.shape.size ** 2) as bar:
-        survey = survey_vacancies(board, seconds, progress=lambda done, total: bar.advance(),
+        survey = survey_vacancies(board, progress=lambda done, total: bar.advance(),
+                                  limit=Limit(seconds=seconds, memory_bytes=memory),
                                   minimize="moves" if args.fewest_moves else None)
     print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
     if survey.interrupted:

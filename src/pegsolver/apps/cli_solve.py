@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
+from ..engine.fewest_moves import MAX_HOLES as MOVES_MAX_HOLES
 from ..engine.outcome import Reason
 from ..engine.solution import Solution
-from ..errors import GoalError, PegsolverError
+from ..errors import BoardTooLargeError, GoalError, PegsolverError
 from ..model.goal import plural
 from ..model.notation import hole_name
 from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, check_beam_width, solve
@@ -92,6 +93,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
+    if args.fewest_moves and board.shape.size > MOVES_MAX_HOLES:
+        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; --fewest-moves takes "
+                                 f"at most {MOVES_MAX_HOLES} (the 64-bit enumeration core)")
     if args.fewest_moves and goal.fewest_pegs:
         raise GoalError("--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not 'fewest'")
     if args.backward and goal.finish is None:
@@ -140,10 +144,13 @@ def write_solution_svg(path: Path, sol: Solution, style: str) -> None:
     shape = sol.start.shape
     vacant = " ".join(hole_name(shape, h, style) for h in sol.start.vacancies()) or "no hole"
     heading = f"{shape.name}: {vacant} vacant, goal {sol.goal.describe(shape, style)}"
-    if sol.solved:
-        text = svg.solution_svg(sol.start, sol.jumps,
-                                f"{heading}: {plural(len(sol.jumps), 'jump')} in {plural(len(sol.moves), 'move')}",
-                                style)
+    proved = "" if sol.lower_bound is None else (", proved minimal" if sol.optimal
+                                                  else f", proved >= {sol.lower_bound} moves")
+    if sol.jumps:
+        done = "" if sol.solved else f"best found, not solved ({sol.reason}): "
+        text = svg.solution_svg(sol.start, sol.jumps, f"{heading}: {done}{plural(len(sol.jumps), 'jump')} in "
+                                f"{plural(len(sol.moves), 'move')}{proved}", style)
     else:
-        text = svg.board_svg(sol.start, f"{heading}: not solved ({sol.reason})", style)
+        why = f"impossible ({sol.reason})" if sol.reason.proves_impossible else f"not solved ({sol.reason})"
+        text = svg.board_svg(sol.start, f"{heading}: {why}{proved}", style)
     svg.write_svg(path, text)

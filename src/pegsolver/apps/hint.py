@@ -12,10 +12,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, finishes
+from ..engine.move_paths import chains
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
+from ..errors import GoalError
 from ..model.board import Board
-from ..model.geometry import Jump, Shape
+from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
 from ..solver import Limit, solve
@@ -49,7 +52,8 @@ class Hint:
     solution from the position; ``reason`` is solve()'s :class:`Reason`, or ``NO_JUMP``
     (the position has no legal jump) or ``CANCELLED``; ``explanation`` the proof in
     words when there is one; ``strategy`` the search that settled it; ``seconds`` wall time;
-    ``moves_left``: the fewest moves from here to the goal, proved (``path`` takes them),
+    ``moves_left``: the fewest moves from here to the goal, proved (``path`` takes them;
+    with ``moving``, jumps of that peg first are part of the move being made),
     and ``moves_at_least`` the most a search by moves proved when it could not finish
     (None when unknown).
     """
@@ -72,7 +76,7 @@ class Hint:
 
 
 def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
-              cancelled: Callable[[], bool] = lambda: False) -> Hint:
+              cancelled: Callable[[], bool] = lambda: False, moving: Hole | None = None) -> Hint:
     """The next jump toward ``goal`` from ``board``'s position, found by the solver.
 
     Tries position classes and pagoda functions first (an instant proof when they rule
@@ -82,6 +86,8 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     :param goal: the finish to aim for (resolved against the board).
     :param seconds: wall-clock budget of the whole hint, > 0.
     :param cancelled: polled between searches; True stops with reason ``CANCELLED``.
+    :param moving: the hole the last jump landed on, when its peg may go on jumping in the
+        same move: the moves left then count that peg's next jumps as part of this move.
     :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
     :raises CoreMissingError: the compiled core is not built.
     """
@@ -104,15 +110,14 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     proof = impossibility(position, goal)
     if proof:
         return answer(proof[0], explanation=proof[1], strategy="proof")
-    fewest = None if goal.fewest_pegs else solve(
-        position, goal, limit=Limit(seconds=seconds * MOVES_SHARE, memory_bytes=MOVES_MEMORY), proofs=False,
-        minimize="moves")
-    if fewest is not None and fewest.optimal:
+    fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving)
+    if fewest is not None and fewest.reason is Reason.SOLVED:
         hint = answer(Reason.SOLVED, fewest.jumps, strategy="fewest-moves")
         hint.moves_left = hint.moves_at_least = fewest.lower_bound
         return hint
-    if fewest is not None and fewest.reason.proves_impossible:
-        return answer(fewest.reason, strategy="fewest-moves", explanation=fewest.explanation)
+    if fewest is not None and fewest.reason is Reason.EXHAUSTED:
+        return answer(Reason.EXHAUSTED, strategy="fewest-moves",
+                      explanation="every position reachable from here was searched, by moves")
     at_least = None if fewest is None else fewest.lower_bound
     reason = Reason.TIME_LIMIT
     for strategy, share in HINT_STEPS:
@@ -131,6 +136,28 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     hint = answer(reason)
     hint.moves_at_least = at_least
     return hint
+
+
+def moves_left(position: Board, goal: Goal, seconds: float, moving: Hole | None) -> MovesAnswer | None:
+    """The fewest moves from ``position`` to ``goal`` (resolved) within ``seconds`` and
+    MOVES_MEMORY, the jumps of the peg on ``moving`` (the last jump's landing hole) counted
+    as part of the move being made: the search starts from the position and from every
+    position that peg's chains reach, and its answer's path begins with that chain.
+    None where the search by moves does not apply (over 64 holes, too many finishes)."""
+    shape, pegs = position.shape, position.pegs_mask
+    if shape.size > MAX_HOLES:
+        return None
+    try:
+        finishes(shape, goal)
+    except GoalError:
+        return None
+    going = [] if moving is None or not pegs >> moving & 1 else [
+        (after, jumps) for after, jumps in chains(shape, pegs) if jumps[0].from_hole == moving]
+    starts = [pegs, *dict(going)]
+    answer = fewest_moves(position, goal, Limit(seconds=seconds, memory_bytes=MOVES_MEMORY), starts=starts)
+    if answer.reason is Reason.SOLVED and answer.start != pegs:
+        answer.jumps = dict(going)[answer.start] + answer.jumps
+    return answer
 
 
 def finish_words(goal: Goal, style: str, shape: Shape) -> str:

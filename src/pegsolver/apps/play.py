@@ -283,12 +283,13 @@ class PlayApp(App[None]):
             return
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")
-        self.search_hint(game.board.with_pegs(game.board.pegs_mask), game.goal)
+        moving = game.board.history[-1].to_hole if game.board.history else None
+        self.search_hint(game.board.with_pegs(game.board.pegs_mask), game.goal, moving)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def search_hint(self, board: Board, goal: Goal) -> Hint:
+    def search_hint(self, board: Board, goal: Goal, moving: Hole | None = None) -> Hint:
         worker = get_current_worker()
-        return find_hint(board, goal, self.hint_seconds, cancelled=lambda: worker.is_cancelled)
+        return find_hint(board, goal, self.hint_seconds, cancelled=lambda: worker.is_cancelled, moving=moving)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "hint" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):

@@ -27,7 +27,7 @@ from ..model.goal import Goal
 from ..model.notation import group_moves
 from .compile import goal_symmetries
 from .limits import Limit
-from .move_levels import CHUNK, Budget, MoveLevels, MoveSpace, MovesStop
+from .move_levels import CHUNK, MOST, Budget, MoveLevels, MoveSpace, MovesStop
 from .move_paths import path_back, path_on, path_through
 from .outcome import Reason, Stats
 from .solution import MOVES_STRATEGY, Solution, unsolved
@@ -59,7 +59,9 @@ class MovesAnswer:
     chains: int = 0
     symmetries: int = 1
     seconds: float = 0.0
-    start: int = 0   # the start the solution leaves from (one of several, for several starts)
+    start: int = 0   # the start the solution leaves from, a bitboard (one of several starts)
+    positions: int = 0   # positions seen, both sides
+    nbytes: int = 0      # bytes the levels and seen sets held at the end
 
     @property
     def optimal(self) -> bool:
@@ -117,6 +119,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer = _meet(space, fw, bw, budget, forward_depth)
     answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
     answer.expanded, answer.chains = budget.expanded, budget.children
+    answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
     answer.seconds = time.monotonic() - t0
     return answer
@@ -158,16 +161,18 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     bound = fw.depth + bw.depth + 1
     frontier = side.frontier
     E = space.E
-    for i in range(0, len(frontier), CHUNK):
+    i = 0
+    while i < len(frontier):
         budget.check(0)
-        part = frontier[i:i + CHUNK]
-        if other.seen.contains(E.move_children(space.mv, space.chains, part, backward)).any():
-            for key in part:   # the parent: once, in the one chunk that has it
+        kids, done = E.move_children(space.mv, space.chains, frontier[i:i + CHUNK], backward, MOST)
+        if other.seen.contains(kids).any():
+            for key in frontier[i:i + done]:   # the parent: once, in the one call that has it
                 one = np.array([key], dtype=np.uint64)
-                if other.seen.contains(E.move_children(space.mv, space.chains, one, backward)).any():
+                if other.seen.contains(E.move_children(space.mv, space.chains, one, backward)[0]).any():
                     start, moves, jumps = path_through(space, fw, bw, int(key), backward)
                     return MovesAnswer(Reason.SOLVED, moves, jumps, start=start)
-        budget.expanded += len(part)
+        i += done
+        budget.expanded += done
     return MovesAnswer(Reason.MEMORY_LIMIT, bound + 1)
 
 
@@ -190,7 +195,8 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     share = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes * 9 // 10),
                           seconds=None if limit.seconds is None else limit.seconds * 0.9)
     a = fewest_moves(board, goal, share)
-    stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1)
+    stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
+                    table_entries=a.positions, table_bytes=a.nbytes)
     levels = (f"forward levels {', '.join(f'{n:,}' for n in a.forward)}; "
               f"backward {', '.join(f'{n:,}' for n in a.backward)}")
     if a.reason is Reason.SOLVED:
@@ -206,6 +212,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                              memory_bytes=None)
         found = incumbent(rest)
         best = found.jumps if found.solved else []
+        stats = replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
                         f"a solution found by search has as few moves as the search by moves proved "

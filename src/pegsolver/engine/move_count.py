@@ -69,6 +69,7 @@ class MoveCount:
                 "finish": None if self.finish is None else hole_name(shape, self.finish, style),
                 "symmetries": self.symmetries, "by": "moves",
                 "forward": self.forward.sizes, "backward": self.backward.sizes,
+                "forward_pegs": self.forward.pegs, "backward_pegs": self.backward.pegs,
                 "forward_total": self.forward.total, "backward_total": self.backward.total,
                 "fewest_moves": self.fewest_moves, "fewest_moves_backward": self.backward.target_depth,
                 "stopped": self.stopped, "seconds": self.seconds}
@@ -97,7 +98,9 @@ class MoveCount:
             elif fw is None and bw is None and self.stopped is None:
                 lines.append("the finish cannot be reached from the start")
             else:
-                lines.append(f"fewest moves: forward {fw}, backward {bw}")
+                def seen(d: int | None) -> str:
+                    return "not reached before the stop" if d is None else str(d)
+                lines.append(f"fewest moves: forward {seen(fw)}, backward {seen(bw)}")
         if self.stopped is not None:
             lines.append(f"stopped: {self.stopped}, after {self.seconds:.2f} s; the levels above are complete")
         else:

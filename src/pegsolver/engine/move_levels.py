@@ -22,7 +22,8 @@ from .outcome import Reason
 from .partition import decode, encode
 
 Keys = npt.NDArray[np.uint64]
-CHUNK = 1 << 15   # parents expanded per call into the core: the limits are checked between calls
+CHUNK = 1 << 15   # parents expanded per call into the core at most: the limits are checked between calls
+MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have thousands a parent
 
 
 class MovesStop(Exception):
@@ -112,10 +113,12 @@ class MoveLevels:
         E, space = self.space.E, self.space
         parents: Keys = self.frontier
         parts: list[Keys] = []
-        for i in range(0, len(parents), CHUNK):
+        i = 0
+        while i < len(parents):
             budget.check(self.nbytes + held_elsewhere + sum(p.nbytes for p in parts))
-            kids = E.move_children(space.mv, space.chains, parents[i:i + CHUNK], self.backward)
-            budget.expanded += min(CHUNK, len(parents) - i)
+            kids, done = E.move_children(space.mv, space.chains, parents[i:i + CHUNK], self.backward, MOST)
+            i += done
+            budget.expanded += done
             budget.children += len(kids)
             if self.seen.bytes_for(len(kids)) + held_elsewhere > budget.memory_bytes:
                 raise MovesStop(Reason.MEMORY_LIMIT)
