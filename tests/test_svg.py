@@ -133,7 +133,7 @@ def test_unsolved_svg_shows_the_start(tmp_path, capsys):
     assert code == 1 and "impossible" in out
     found = diagrams(path.read_text())
     assert len(found) == 1 and len(circles(found[0], "peg")) == 32
-    assert "not solved (position class)" in path.read_text()
+    assert "impossible (position class)" in path.read_text()
 
 
 def test_boards_svg_directory(tmp_path, capsys):
