@@ -147,6 +147,8 @@ class MoveLevels:
 
     def depth_of(self, key: int) -> int | None:
         """The level holding ``key`` (a canonical key), None when no level does."""
+        if not self.seen.contains(np.array([key], dtype=np.uint64))[0]:
+            return None   # the set answers at once; the levels are read only for keys seen
         for n in range(self.depth, -1, -1):
             if self.holds(n, key):
                 return n
