@@ -83,45 +83,55 @@ cdef int push_child(bits_t** out, size_t* n, size_t* cap, bits_t key) noexcept n
 
 
 cdef struct Visited:
-    # the positions one parent's chains have reached: an open-addressed set, emptied per
-    # parent through the list of slots it filled
+    # the (position, moving peg's hole) pairs one parent's chains have reached: an
+    # open-addressed set, emptied per parent through the list of slots it filled
     bits_t* slots
+    uint8_t* holes      # the hole of each slot, plus one (0: an empty slot)
     uint32_t* used
     uint64_t cap        # 2 ** log2
     int log2
     uint64_t n
 
 
-cdef int visit(Visited* v, bits_t b) noexcept nogil:
-    # 1 if b is new (and now in the set), 0 if seen, -1 when memory runs out
-    cdef uint64_t j, i, mask
+cdef inline uint64_t pair_hash(bits_t b, int h) noexcept nogil:
+    return hash_bits(b ^ (<bits_t>(h + 1) * <bits_t>0x9E3779B97F4A7C15ULL))
+
+
+cdef int visit(Visited* v, bits_t b, int h) noexcept nogil:
+    # 1 if (b, h) is new (and now in the set), 0 if seen, -1 when memory runs out
+    cdef uint64_t j, i, mask, k
     cdef bits_t* grown
+    cdef uint8_t* grown_holes
     cdef uint32_t* grown_used
     if 2 * (v.n + 1) > v.cap:   # double, and put the used slots back
         grown = <bits_t*>calloc(2 * v.cap, sizeof(bits_t))
+        grown_holes = <uint8_t*>calloc(2 * v.cap, sizeof(uint8_t))
         grown_used = <uint32_t*>malloc(v.cap * sizeof(uint32_t))
-        if grown == NULL or grown_used == NULL:
+        if grown == NULL or grown_holes == NULL or grown_used == NULL:
             free(grown)
+            free(grown_holes)
             free(grown_used)
             return -1
         mask = 2 * v.cap - 1
         v.log2 += 1
         for i in range(v.n):
-            j = hash_bits(v.slots[v.used[i]]) >> (64 - v.log2)
-            while grown[j]:
+            k = v.used[i]
+            j = pair_hash(v.slots[k], v.holes[k] - 1) >> (64 - v.log2)
+            while grown_holes[j]:
                 j = (j + 1) & mask
-            grown[j] = v.slots[v.used[i]]
+            grown[j], grown_holes[j] = v.slots[k], v.holes[k]
             grown_used[i] = <uint32_t>j
         free(v.slots)
+        free(v.holes)
         free(v.used)
-        v.slots, v.used, v.cap = grown, grown_used, 2 * v.cap
+        v.slots, v.holes, v.used, v.cap = grown, grown_holes, grown_used, 2 * v.cap
     mask = v.cap - 1
-    j = hash_bits(b) >> (64 - v.log2)
-    while v.slots[j]:
-        if v.slots[j] == b:
+    j = pair_hash(b, h) >> (64 - v.log2)
+    while v.holes[j]:
+        if v.slots[j] == b and v.holes[j] == h + 1:
             return 0
         j = (j + 1) & mask
-    v.slots[j] = b
+    v.slots[j], v.holes[j] = b, <uint8_t>(h + 1)
     v.used[v.n] = <uint32_t>j
     v.n += 1
     return 1
@@ -130,17 +140,17 @@ cdef int visit(Visited* v, bits_t b) noexcept nogil:
 cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited* seen, bits_t** out,
                         size_t* n, size_t* cap) noexcept nogil:
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
-    # jumps), each once, appended as canonical keys; -1 when memory runs out. A position
-    # tells where the moving peg is (the one hole it fills that pegs had empty, or its
-    # start), so chains reaching the same position go on alike: each is followed once,
-    # which keeps sparse boards, whose chains are many, from taking exponential time.
+    # jumps), appended as canonical keys, once for each hole the moving peg can be on
+    # there; -1 when memory runs out. Chains reaching the same position with the peg on
+    # the same hole go on alike, so each such pair is followed once: sparse boards, whose
+    # chains are countless, would otherwise take exponential time.
     cdef bits_t stack_b[CHAIN_STACK]
     cdef int stack_h[CHAIN_STACK]
     cdef int sp = 0, h, i, j, lo, hi, fresh
     cdef uint64_t k
     cdef bits_t b, c, need, rest = pegs
     for k in range(seen.n):
-        seen.slots[seen.used[k]] = 0
+        seen.holes[seen.used[k]] = 0
     seen.n = 0
     while rest:
         stack_b[0], stack_h[0], sp = pegs, ctz64(rest), 1
@@ -159,7 +169,7 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
                 if b & ch.m3[j] != need:
                     continue
                 c = b ^ ch.m3[j]
-                fresh = visit(seen, c)
+                fresh = visit(seen, c, ch.jfrom[j] if backward else ch.jto[j])
                 if fresh < 0 or (fresh and push_child(out, n, cap, canonical(mv, c)) < 0):
                     return -1
                 if fresh and sp < CHAIN_STACK:   # always: the stack holds at most 64 jumps x 8 ways
@@ -171,8 +181,8 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
 
 def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0):
     """The positions one move from each of ``keys``, as canonical keys under ``mv``'s
-    symmetries: ``(children, done)``, children (m,) uint64 unsorted, each position once
-    per parent (repeats across parents), from the first ``done`` keys.
+    symmetries: ``(children, done)``, children (m,) uint64 unsorted, from the first
+    ``done`` keys, with repeats (a position once for each hole its moving peg can be on).
 
     ``backward``: one move back instead (the moves that end in each key). ``most``: stop
     after the first parent that brings the children to this many (0: no cap), so that a
@@ -191,10 +201,12 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     cdef Visited seen
     seen.cap, seen.log2, seen.n = 1024, 10, 0
     seen.slots = <bits_t*>calloc(seen.cap, sizeof(bits_t))
+    seen.holes = <uint8_t*>calloc(seen.cap, sizeof(uint8_t))
     seen.used = <uint32_t*>malloc(seen.cap // 2 * sizeof(uint32_t))
-    if buf == NULL or seen.slots == NULL or seen.used == NULL:
+    if buf == NULL or seen.slots == NULL or seen.holes == NULL or seen.used == NULL:
         free(buf)
         free(seen.slots)
+        free(seen.holes)
         free(seen.used)
         raise MemoryError("children of a level")
     try:
@@ -216,4 +228,5 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     finally:
         free(buf)
         free(seen.slots)
+        free(seen.holes)
         free(seen.used)

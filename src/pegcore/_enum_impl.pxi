@@ -21,7 +21,7 @@
 #   _enum_rank.pxi    the stored form's transforms: keys ranked within their peg count, bytes shuffled
 #   _enum_chains.pxi  moves (chains of jumps by one peg): the positions one move away
 #   _enum_keyset.pxi  KeySet: the positions a search by moves has seen
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds, fib_hash

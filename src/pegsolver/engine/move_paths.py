@@ -59,37 +59,33 @@ def path_on(space: MoveSpace, bw: MoveLevels, pegs: int, depth: int) -> list[Jum
     return path
 
 
-def chains(shape: Shape, pegs: int) -> Iterator[tuple[int, list[Jump]]]:
-    """Every move from ``pegs``: (the position after it, its jumps), one per chain of jumps
-    by one peg (the same position may come more than once)."""
-    by_from: dict[int, list[Jump]] = {}
+def chains(shape: Shape, pegs: int, backward: bool = False) -> Iterator[tuple[int, list[Jump]]]:
+    """Every move from ``pegs`` (``backward``: every move that ends in ``pegs``): the position
+    after it (before it) and its jumps in the order played. Chains that reach the same
+    position with the moving peg on the same hole go on alike, so each such pair is
+    followed once (a position comes once for each hole its moving peg can be on)."""
+    lists: dict[int, list[Jump]] = {}
     for j in shape.jumps:
-        by_from.setdefault(j.from_hole, []).append(j)
+        lists.setdefault(j.to_hole if backward else j.from_hole, []).append(j)
+    seen: set[tuple[int, int]] = set()
     for h in range(shape.size):
         if pegs >> h & 1:
             stack: list[tuple[int, int, list[Jump]]] = [(pegs, h, [])]
             while stack:
-                b, at, done = stack.pop()
-                for j in by_from.get(at, ()):
-                    if b >> j.over & 1 and not b >> j.to_hole & 1:
-                        after = b ^ (1 << j.from_hole | 1 << j.over | 1 << j.to_hole)
-                        yield after, done + [j]
-                        stack.append((after, j.to_hole, done + [j]))
+                b, at, path = stack.pop()
+                for j in lists.get(at, ()):
+                    other, end = (j.from_hole, j.from_hole) if backward else (j.to_hole, j.to_hole)
+                    if bool(b >> j.over & 1) == backward or b >> other & 1:
+                        continue   # forward: over full, to empty; backward: over and from empty
+                    c = b ^ (1 << j.from_hole | 1 << j.over | 1 << j.to_hole)
+                    if (c, end) in seen:
+                        continue
+                    seen.add((c, end))
+                    played = [j] + path if backward else path + [j]
+                    yield c, played
+                    stack.append((c, end, played))
 
 
 def chains_back(shape: Shape, pegs: int) -> Iterator[tuple[int, list[Jump]]]:
-    """Every move that ends in ``pegs``: (the position before it, its jumps in the order
-    played), one per chain."""
-    by_to: dict[int, list[Jump]] = {}
-    for j in shape.jumps:
-        by_to.setdefault(j.to_hole, []).append(j)
-    for h in range(shape.size):
-        if pegs >> h & 1:
-            stack: list[tuple[int, int, list[Jump]]] = [(pegs, h, [])]
-            while stack:
-                b, at, undone = stack.pop()
-                for j in by_to.get(at, ()):
-                    if not b >> j.over & 1 and not b >> j.from_hole & 1:
-                        before = b ^ (1 << j.from_hole | 1 << j.over | 1 << j.to_hole)
-                        yield before, [j] + undone
-                        stack.append((before, j.from_hole, [j] + undone))
+    """Every move that ends in ``pegs``: ``chains(shape, pegs, backward=True)``."""
+    return chains(shape, pegs, backward=True)
