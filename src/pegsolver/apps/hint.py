@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, finishes
+from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
 from ..engine.move_paths import chains
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
@@ -148,7 +148,7 @@ def moves_left(position: Board, goal: Goal, seconds: float, moving: Hole | None)
     if shape.size > MAX_HOLES:
         return None
     try:
-        finishes(shape, goal)
+        count_finishes(shape, goal)
     except GoalError:
         return None
     going = [] if moving is None or not pegs >> moving & 1 else [

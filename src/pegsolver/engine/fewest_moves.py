@@ -28,7 +28,7 @@ from ..model.notation import group_moves
 from .compile import goal_symmetries
 from .limits import Limit
 from .move_levels import CHUNK, MOST, Budget, MoveLevels, MoveSpace, MovesStop
-from .move_paths import path_back, path_on, path_through
+from .move_paths import path_through, solution
 from .outcome import Reason, Stats
 from .solution import MOVES_STRATEGY, Solution, unsolved
 
@@ -68,19 +68,30 @@ class MovesAnswer:
         return self.reason is Reason.SOLVED
 
 
-def finishes(shape: Shape, goal: Goal) -> list[int]:
-    """The positions that reach ``goal``: its pattern, or every way to leave its pegs anywhere.
+def count_finishes(shape: Shape, goal: Goal) -> int:
+    """How many positions reach ``goal`` (checked without listing them).
 
     :raises GoalError: a fewest-pegs goal (no fixed finish), or more than MAX_FINISHES ways.
     """
     if goal.fewest_pegs:
         raise GoalError("fewest moves needs a goal with a known finish, not the fewest pegs")
     if goal.finish is not None:
-        return [goal.finish_mask()]
+        return 1
     ways = math.comb(shape.size, goal.pegs)
     if ways > MAX_FINISHES:
         raise GoalError(f"{goal.pegs} pegs anywhere on {shape.name} is {ways:,} finishes, more than a search "
                         f"by moves starts from ({MAX_FINISHES:,}): name the finish holes")
+    return ways
+
+
+def finishes(shape: Shape, goal: Goal) -> list[int]:
+    """The positions that reach ``goal``: its pattern, or every way to leave its pegs anywhere.
+
+    :raises GoalError: as :func:`count_finishes`.
+    """
+    count_finishes(shape, goal)
+    if goal.finish is not None:
+        return [goal.finish_mask()]
     return [sum(1 << h for h in c) for c in itertools.combinations(range(shape.size), goal.pegs)]
 
 
@@ -150,8 +161,8 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
     key = int(hit[0])
     i, j = fw.depth_of(key), bw.depth_of(key)
     assert i is not None and j is not None
-    start, jumps = path_back(space, fw, key, i)
-    return MovesAnswer(Reason.SOLVED, i + j, jumps + path_on(space, bw, key, j), start=start)
+    start, jumps = solution(space, fw, bw, key, i, [], key, j)
+    return MovesAnswer(Reason.SOLVED, i + j, jumps, start=start)
 
 
 def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool, budget: Budget) -> MovesAnswer:
@@ -186,7 +197,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if board.shape.size > MAX_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {MAX_HOLES} (the 64-bit enumeration core)")
-    finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
+    count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
     stats = Stats(strategy=MOVES_STRATEGY, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
                   table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
     proof = impossibility(board, goal) if proofs else None

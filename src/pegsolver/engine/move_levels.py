@@ -113,9 +113,9 @@ class MoveLevels:
         E, space = self.space.E, self.space
         parents: Keys = self.frontier
         parts: list[Keys] = []
-        i = 0
+        i = made = 0   # parents expanded, bytes of the new positions so far
         while i < len(parents):
-            budget.check(self.nbytes + held_elsewhere + sum(p.nbytes for p in parts))
+            budget.check(self.nbytes + held_elsewhere + made)
             kids, done = E.move_children(space.mv, space.chains, parents[i:i + CHUNK], self.backward, MOST)
             i += done
             budget.expanded += done
@@ -123,6 +123,7 @@ class MoveLevels:
             if self.seen.bytes_for(len(kids)) + held_elsewhere > budget.memory_bytes:
                 raise MovesStop(Reason.MEMORY_LIMIT)
             parts.append(self.seen.add_new(kids))
+            made += parts[-1].nbytes
         level = np.sort(np.concatenate(parts)) if parts else np.empty(0, np.uint64)
         if self.keep:
             self.packed.append(encode(parents).data)

@@ -10,53 +10,41 @@ from ..model.geometry import Jump, Shape
 from .move_levels import MoveLevels, MoveSpace
 
 
+def walk(space: MoveSpace, side: MoveLevels, pegs: int, depth: int) -> tuple[int, list[Jump]]:
+    """(end, jumps): from ``pegs`` (in level ``depth`` of ``side``) to the side's level 0,
+    one real move a level. On the forward side the moves go back to a start (``end``) and
+    the jumps are those from it to ``pegs``; on the backward side they go on to a finish."""
+    path: list[Jump] = []
+    for n in range(depth, 0, -1):
+        for other, jumps in chains(space.shape, pegs, backward=not side.backward):
+            if side.holds(n - 1, space.canonical(other)):
+                pegs, path = other, path + jumps if side.backward else jumps + path
+                break
+        else:
+            raise RuntimeError(f"internal error: no move from level {n} of a search by moves")
+    return pegs, path
+
+
+def solution(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, before: int, i: int, jumps: list[Jump],
+             after: int, j: int) -> tuple[int, list[Jump]]:
+    """(start, jumps) of the solution through ``before`` (forward level ``i``), ``jumps``,
+    then ``after`` (backward level ``j``); ``jumps`` is empty when both are one position."""
+    start, head = walk(space, fw, before, i)
+    return start, head + jumps + walk(space, bw, after, j)[1]
+
+
 def path_through(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, key: int,
                  backward: bool) -> tuple[int, int, list[Jump]]:
     """(start, moves, jumps) of a solution through frontier position ``key`` (of the
     backward side when ``backward``) and one move to the other side."""
-    if backward:   # key is on the backward side; a move leads to it from the forward side
-        j = bw.depth
-        for before, jumps in chains_back(space.shape, key):
-            i = fw.depth_of(space.canonical(before))
-            if i is not None:
-                start, path = path_back(space, fw, before, i)
-                return start, i + 1 + j, path + jumps + path_on(space, bw, key, j)
-    else:
-        i = fw.depth
-        for after, jumps in chains(space.shape, key):
-            j2 = bw.depth_of(space.canonical(after))
-            if j2 is not None:
-                start, path = path_back(space, fw, key, i)
-                return start, i + 1 + j2, path + jumps + path_on(space, bw, after, j2)
+    near, far = (bw, fw) if backward else (fw, bw)
+    for other, jumps in chains(space.shape, key, backward=backward):
+        d = far.depth_of(space.canonical(other))
+        if d is not None:
+            before, i, after, j = (other, d, key, near.depth) if backward else (key, near.depth, other, d)
+            start, path = solution(space, fw, bw, before, i, jumps, after, j)
+            return start, i + 1 + j, path
     raise RuntimeError("internal error: the last move found by the core is not found again")
-
-
-def path_back(space: MoveSpace, fw: MoveLevels, pegs: int, depth: int) -> tuple[int, list[Jump]]:
-    """(start, jumps): the jumps from a start to ``pegs`` (in forward level ``depth``), found
-    one move back a level at a time."""
-    path: list[Jump] = []
-    for n in range(depth, 0, -1):
-        for before, jumps in chains_back(space.shape, pegs):
-            if fw.holds(n - 1, space.canonical(before)):
-                pegs, path = before, jumps + path
-                break
-        else:
-            raise RuntimeError(f"internal error: no move back from forward level {n}")
-    return pegs, path
-
-
-def path_on(space: MoveSpace, bw: MoveLevels, pegs: int, depth: int) -> list[Jump]:
-    """The jumps from ``pegs`` (in backward level ``depth``) to a finish, found one move on
-    a level at a time."""
-    path: list[Jump] = []
-    for n in range(depth, 0, -1):
-        for after, jumps in chains(space.shape, pegs):
-            if bw.holds(n - 1, space.canonical(after)):
-                pegs, path = after, path + jumps
-                break
-        else:
-            raise RuntimeError(f"internal error: no move on from backward level {n}")
-    return path
 
 
 def chains(shape: Shape, pegs: int, backward: bool = False) -> Iterator[tuple[int, list[Jump]]]:
@@ -84,8 +72,3 @@ def chains(shape: Shape, pegs: int, backward: bool = False) -> Iterator[tuple[in
                     played = [j] + path if backward else path + [j]
                     yield c, played
                     stack.append((c, end, played))
-
-
-def chains_back(shape: Shape, pegs: int) -> Iterator[tuple[int, list[Jump]]]:
-    """Every move that ends in ``pegs``: ``chains(shape, pegs, backward=True)``."""
-    return chains(shape, pegs, backward=True)
