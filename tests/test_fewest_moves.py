@@ -345,3 +345,28 @@ def test_hint_words():
     assert moves_words(hint) == "; at least 9 moves left"
     hint.moves_left = 1
     assert moves_words(hint) == "; 1 move left at best"
+
+
+def test_ctrl_c_during_the_proofs(monkeypatch):
+    from pegsolver.engine import search
+
+    def interrupted(board, goal):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(search, "impossibility", interrupted)
+    sol = solve("english", minimize="moves")
+    assert sol.reason is Reason.INTERRUPTED and sol.stats.strategy == "fewest-moves"
+    assert sol.optimal is False and sol.lower_bound == 0
+
+
+def test_count_by_moves_says_why_a_finish_is_out_of_reach():
+    result = count_moves("english", "a3", limit=Limit(seconds=1))
+    assert "position classes" in result.impossible and result.backward.sizes == []
+    assert "cannot be reached from the start: the start" in result.to_text()
+
+
+def test_table_of_a_board_without_solvable_problems():
+    board = Board.from_text("o . o\n. . .\no . o")
+    survey = survey_vacancies(board, None, minimize="moves")
+    assert survey.settled and survey.shortest is None
+    assert "shortest: none, no problem of this board can be solved" in survey.to_text()
+    assert survey.to_json()["settled"] is True

@@ -15,6 +15,7 @@ from .analysis import enum_limit
 from .engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, move_group
 from .engine.limits import Limit
 from .engine.move_count import MoveCount, Progress, count_by_moves
+from .engine.search import impossibility
 from .errors import BoardTooLargeError, GoalError
 from .model.board import Board
 from .model.goal import Goal
@@ -47,6 +48,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     :param progress: called as ``progress(direction, moves, positions)`` after each level,
         direction ``"forward"`` or ``"backward"``.
     :returns: a :class:`MoveCount`; ``fewest_moves`` is the fewest moves to the finish.
+        When position classes or a pagoda function prove the finish out of reach,
+        ``impossible`` says how and there is no backward side.
     :raises BoardTooLargeError: more than 64 holes.
     :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
     :raises PegsolverError: a limit out of range.
@@ -59,7 +62,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     limit = enum_limit(limit, None, None, None)
     goal = Goal.anywhere() if hole is None else Goal.at(hole)
     group = move_group(shape, [board.pegs_mask], goal) if reduced else [tuple(range(shape.size))]
-    return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress)
+    proof = None if hole is None else impossibility(board, goal)   # class or pagoda: no backward side
+    return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1] if proof else "")
 
 
 def shortest_over_board(board: Board | str, limit: Limit | None = None) -> MovesAnswer:

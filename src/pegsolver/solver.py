@@ -186,6 +186,11 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
             return solve_fewest(board, run)
         return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
+        if minimize == "moves":   # nothing proved yet: every solution has at least 0 moves
+            from .engine.solution import MOVES_STRATEGY
+            sol = unsolved(board, goal, Reason.INTERRUPTED, empty_stats(MOVES_STRATEGY, backend))
+            sol.optimal, sol.lower_bound = False, 0
+            return sol
         return unsolved(board, goal, Reason.INTERRUPTED,
                         empty_stats(strategy, backend, run.symmetries(board, goal), backward))
 

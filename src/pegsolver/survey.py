@@ -101,7 +101,7 @@ class Survey(list[Entry]):
                          **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
                              "lower_bound": e.lower_bound} if self.by_moves else {})}
                         for e in self],
-            **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
+            **({"shortest": self._shortest_json(name), "settled": self.settled} if self.by_moves else {})}
 
     def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
         best = self.shortest
@@ -129,6 +129,8 @@ class Survey(list[Entry]):
         best = self.shortest
         if best is not None:
             lines.append(f"shortest: {best.moves} moves, vacancy {name(best.vacancy)} -> finish {name(best.finish)}")
+        elif self.by_moves and self.settled:
+            lines.append("shortest: none, no problem of this board can be solved")
         elif self.by_moves:
             open_ = sum(1 for e in self if e.reason not in MARKS or e.reason is Reason.SOLVED and not e.optimal)
             lines.append(f"shortest: not known, {open_} of {len(self)} pairs not settled (a longer --seconds, "

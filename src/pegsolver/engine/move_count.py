@@ -57,6 +57,7 @@ class MoveCount:
     backward: Side
     stopped: Reason | None = None
     seconds: float = 0.0
+    impossible: str = ""   # the proof that the finish is out of reach (then no backward side)
 
     @property
     def fewest_moves(self) -> int | None:
@@ -72,7 +73,7 @@ class MoveCount:
                 "forward_pegs": self.forward.pegs, "backward_pegs": self.backward.pegs,
                 "forward_total": self.forward.total, "backward_total": self.backward.total,
                 "fewest_moves": self.fewest_moves, "fewest_moves_backward": self.backward.target_depth,
-                "stopped": self.stopped, "seconds": self.seconds}
+                "impossible": self.impossible or None, "stopped": self.stopped, "seconds": self.seconds}
 
     def to_text(self, style: str = "algebraic") -> str:
         shape = self.board.shape
@@ -95,6 +96,8 @@ class MoveCount:
             fw, bw = self.forward.target_depth, self.backward.target_depth
             if fw is not None and fw == bw:
                 lines.append(f"fewest moves from the start to the finish: {fw} (met forward and backward)")
+            elif self.impossible:
+                lines.append(f"the finish cannot be reached from the start: {self.impossible}")
             elif fw is None and bw is None and self.stopped is None:
                 lines.append("the finish cannot be reached from the start")
             else:
@@ -135,11 +138,12 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool, bud
 
 
 def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]], limit: Limit,
-                   default_memory: int, progress: Progress | None = None) -> MoveCount:
+                   default_memory: int, progress: Progress | None = None, impossible: str = "") -> MoveCount:
     """Levels by moves forward from ``board`` and, with a ``finish`` hole, backward from one peg
     there, keyed under ``group`` (it must fix the start and the finish). The backward side
     runs after the forward one, with what is left of the limits. ``progress`` is told
-    (direction, moves, positions) as each level is made.
+    (direction, moves, positions) as each level is made. ``impossible``: a proof that the
+    finish is out of reach (position class, pagoda function): the backward side is skipped.
     """
     t0 = time.monotonic()
     space = MoveSpace(board.shape, group)
@@ -148,7 +152,7 @@ def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]
     target = 0 if finish is None else 1 << finish
     forward, stopped = _side(space, [board.pegs_mask], target, False, budget, progress)
     backward = Side()
-    if finish is not None and stopped is None:
+    if finish is not None and stopped is None and not impossible:
         backward, stopped = _side(space, [target], board.pegs_mask, True, budget, progress)
-    return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0)
+    return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0, impossible)
 
