@@ -53,6 +53,17 @@ def check_beam_width(width: object, name: str = "beam width") -> int:
     return whole
 
 
+def interrupted(board: Board, goal: Goal, run: Run, backward: bool, minimize: str | None) -> Solution:
+    """The answer to Ctrl-C before any search ran (in the proofs, or compiling)."""
+    if minimize == "moves":   # nothing proved yet: every solution has at least 0 moves
+        from .engine.solution import MOVES_STRATEGY
+        sol = unsolved(board, goal, Reason.INTERRUPTED, empty_stats(MOVES_STRATEGY, run.backend))
+        sol.optimal, sol.lower_bound = False, 0
+        return sol
+    return unsolved(board, goal, Reason.INTERRUPTED,
+                    empty_stats(run.strategy, run.backend, run.symmetries(board, goal), backward))
+
+
 def check_options(strategy: str, order: str | None, backend: str, progress: object, proofs: object,
                   backward: object) -> None:
     """solve()'s options, each one of its known values.
@@ -186,13 +197,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
             return solve_fewest(board, run)
         return run.solve(board, goal, backward)
     except KeyboardInterrupt:  # Ctrl-C outside the core's loop (proofs, compiling): same answer
-        if minimize == "moves":   # nothing proved yet: every solution has at least 0 moves
-            from .engine.solution import MOVES_STRATEGY
-            sol = unsolved(board, goal, Reason.INTERRUPTED, empty_stats(MOVES_STRATEGY, backend))
-            sol.optimal, sol.lower_bound = False, 0
-            return sol
-        return unsolved(board, goal, Reason.INTERRUPTED,
-                        empty_stats(strategy, backend, run.symmetries(board, goal), backward))
+        return interrupted(board, goal, run, backward, minimize)
 
 
 __all__ = ["Limit", "Stats", "Solution", "Reason", "solve", "resolve_board", "default_goal", "AUTO"]
