@@ -4,6 +4,7 @@ checkpoints resumed to the same totals; clear errors for spill directories and c
 from __future__ import annotations
 
 import errno
+import os
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from pegsolver import PegsolverError
+from pegsolver import Board, PegsolverError
 from pegsolver.analysis import analyse
 from pegsolver.apps.cli import main
 from pegsolver.engine import spill as spill_module
@@ -257,8 +258,6 @@ def test_positions_only_gives_the_same_levels_without_counts(where, tmp_path):
 def test_a_lost_dask_worker_changes_nothing():
     # Kill one of two workers once level 8 is made: the partitions it held are lost, and
     # Dask computes them again from their lineage; the totals must not change.
-    import os
-
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                        silence_logs=50)
@@ -278,6 +277,45 @@ def test_a_lost_dask_worker_changes_nothing():
         cluster.close()
 
 
+def _count_then_signal(args, delay, sig):
+    # pegsolver in a process group of its own, as a terminal runs it, with Ctrl-C live; the
+    # signal goes to the whole group (a terminal's Ctrl-C) or to pegsolver alone (SIGTERM)
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    for _ in range(50):   # every process of the group (workers, resource tracker) ends too
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"processes left behind after {sig!r}")
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("delay", [1.0, 4.0])   # while the workers start; while they count
+def test_ctrl_c_on_two_workers_stops_them_all_without_a_traceback(delay):
+    pytest.importorskip("distributed")
+    rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--workers", "2"], delay, signal.SIGINT)
+    assert rc == 130 and "Traceback" not in err, err
+    assert "interrupted" in out + err
+
+
+def test_sigterm_stops_a_spill_run_cleanly_keeping_its_levels(tmp_path):
+    rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--memory-gb", "1", "--spill", str(tmp_path)],
+                                      6.0, signal.SIGTERM)
+    assert rc == 130 and "stopped by SIGTERM" in out and "Traceback" not in err, out + err
+    assert list(tmp_path.glob("forward_*/level_*")), "the levels finished are kept"
+
+
 def test_resume_refusals_speak_the_command_lines_words(tmp_path, capsys):
     analyse("triangle5", spill=tmp_path, memory_bytes=16 * MIB)
     with pytest.raises(SpillError, match=r"counts kept, not positions only \(--positions-only\)"):
@@ -286,6 +324,17 @@ def test_resume_refusals_speak_the_command_lines_words(tmp_path, capsys):
         analyse("triangle5", spill=tmp_path, resume=True, finish=12)
     assert main(["count", "triangle5", "--table", "--positions-only"]) == 2
     assert "--positions-only does not keep" in capsys.readouterr().err
+    # holes by their names on the board, as the user gave them
+    analyse(Board.from_text("o o o o\no . o o\no o o o"), spill=tmp_path / "sq", memory_bytes=16 * MIB)
+    with pytest.raises(SpillError, match="the start with hole b2 vacant, not the start with hole c2 vacant"):
+        analyse(Board.from_text("o o o o\no o . o\no o o o"), spill=tmp_path / "sq", resume=True)
+
+
+def test_a_spill_directory_whose_parent_is_missing_is_refused(tmp_path, capsys):
+    # a mistyped path (an unmounted disk, say) must not be made, filling another disk
+    assert main(["count", "triangle5", "--spill", str(tmp_path / "typo" / "run")]) == 2
+    assert "does not exist (make it first" in capsys.readouterr().err and not (tmp_path / "typo").exists()
+    assert main(["count", "triangle5", "--spill", str(tmp_path / "new")]) == 0   # one level is made
 
 
 def test_a_stopped_level_leaves_no_runs_behind(tmp_path, monkeypatch):

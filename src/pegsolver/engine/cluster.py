@@ -105,16 +105,8 @@ class DaskRun(PartitionedRun):
         for store in self.stores:  # let go of the partitions before the workers stop
             store.futures.clear()
         self._outs = []
-        if self.local is not None:   # ours: stop scheduler and workers together, quietly
-            quiet = logging.getLogger("distributed")
-            level = quiet.level
-            quiet.setLevel(logging.CRITICAL)
-            try:
-                self.client.shutdown()
-                self.local.close()
-            finally:
-                quiet.setLevel(level)
-                shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.local is not None:   # ours
+            stop_local(self.client, self.local, self.scratch)
         else:                        # someone else's cluster: leave it running
             self.client.close()
 
@@ -185,9 +177,11 @@ def _dask() -> Any:
 
 # Workers started here spill what they hold (partitions, children) to their scratch
 # directory past 70% of their share of the budget (Dask's own spilling), and are never
-# paused or killed for memory: a paused worker could wait for ever on the others.
+# paused or killed for memory: a paused worker could wait for ever on the others. They
+# ignore the terminal's Ctrl-C (engine.worker_setup): this process stops them.
 LOCAL_MEMORY = {"distributed.worker.memory.target": False, "distributed.worker.memory.spill": 0.7,
-                "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": False}
+                "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": False,
+                "distributed.worker.preload": ["pegsolver.engine.worker_setup"]}
 WORKER_LEAST = 512 << 20   # a worker's share at least: its process takes about 150 MiB idle
 
 
@@ -225,36 +219,57 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     before it spills to disk; 0: Dask's default share), or of the scheduler at ``address``.
 
     :raises ClusterError: Dask is not installed, or no scheduler answers within 10 s.
+    :raises KeyboardInterrupt: Ctrl-C while the LocalCluster started (it is stopped first).
     """
     dask = _dask()
-    Client, LocalCluster = dask.Client, dask.LocalCluster
     if address is not None:
-        return _join(Client, address), None, ""
-    # Ctrl-C is blocked while the cluster starts: its processes inherit the block, so the
-    # terminal's Ctrl-C reaches only this process, which stops them itself; a Ctrl-C in that
-    # window is held, and arrives (as KeyboardInterrupt) once the cluster can be shut down
+        return _join(dask.Client, address), None, ""
+    # A Ctrl-C while the cluster starts is only noted (raised inside Dask's start-up, it
+    # could be lost there); the cluster is then stopped and the Ctrl-C raised here. SIGINT is
+    # also blocked in this thread, so the worker processes start with it blocked (until
+    # their preload ignores it); the resource tracker, which unblocks it, starts first.
+    pressed: list[int] = []
     main = threading.current_thread() is threading.main_thread()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
-    scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")   # removed by DaskRun.close
+    old = signal.getsignal(signal.SIGINT)
+    if main and old is not signal.SIG_IGN:
+        importlib.import_module("multiprocessing.resource_tracker").ensure_running()
+        signal.signal(signal.SIGINT, lambda *_: pressed.append(1))
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        client, cluster, scratch = _start_local(dask, workers, budget)
+    finally:
+        if main and old is not signal.SIG_IGN:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)   # a held Ctrl-C arrives: noted
+            signal.signal(signal.SIGINT, old)
+    if pressed:
+        stop_local(client, cluster, scratch)
+        raise KeyboardInterrupt
+    return client, cluster, scratch
+
+
+def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any, str]:
+    scratch = tempfile.mkdtemp(prefix="pegsolver-dask-")   # removed by stop_local
     try:
         with importlib.import_module("dask").config.set(LOCAL_MEMORY):
-            try:
-                cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR, local_directory=scratch,
-                                       memory_limit=max(budget // (workers or 1), WORKER_LEAST) if budget
-                                       else "auto")
-            except RuntimeError as e:   # a worker process that could not start (its error is above)
-                shutil.rmtree(scratch, ignore_errors=True)
-                raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}") from None
-        client = Client(cluster)
+            cluster = dask.LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=logging.ERROR, local_directory=scratch,
+                                        memory_limit=max(budget // (workers or 1), WORKER_LEAST) if budget
+                                        else "auto")
+    except RuntimeError as e:   # a worker process that could not start (its error is above)
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}") from None
+    return dask.Client(cluster), cluster, scratch
+
+
+def stop_local(client: Any, cluster: Any, scratch: str) -> None:
+    """Stop a LocalCluster started by ``connect`` (scheduler and workers together, without
+    Dask's shutdown log lines) and remove its scratch directory."""
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    try:
+        client.shutdown()
+        cluster.close()
     finally:
-        if old is not None:
-            try:
-                signal.pthread_sigmask(signal.SIG_SETMASK, old)
-            except KeyboardInterrupt:
-                if "client" in locals():
-                    client.shutdown()
-                    cluster.close()
-                shutil.rmtree(scratch, ignore_errors=True)
-                raise
-    return client, cluster, scratch
+        quiet.setLevel(level)
+        shutil.rmtree(scratch, ignore_errors=True)

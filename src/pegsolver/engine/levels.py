@@ -320,19 +320,31 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
                      for i, lv in enumerate(result.levels)]
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a count (``kill``, or a batch system's time limit): it stops the run
+    as Ctrl-C does, keeping the levels finished."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 class interrupt_guard:
-    """Make sure Ctrl-C raises KeyboardInterrupt in the main thread during the run."""
+    """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
+    during the run; a signal the caller ignores stays ignored."""
 
     def __enter__(self) -> interrupt_guard:
         main = threading.current_thread() is threading.main_thread()
-        self.old = signal.getsignal(signal.SIGINT) if main else None
-        if main and self.old is not signal.default_int_handler:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        self.old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _terminate)):
+            if main and self.old[sig] not in (ours, signal.SIG_IGN):
+                signal.signal(sig, ours)
         return self
 
     def __exit__(self, *exc: object) -> Literal[False]:
-        if self.old is not None and self.old is not signal.default_int_handler:
-            signal.signal(signal.SIGINT, self.old)
+        for sig, old in self.old.items():
+            if old is not None and signal.getsignal(sig) is not old:
+                signal.signal(sig, old)
         return False
 
 
@@ -377,8 +389,9 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
                 find_winning(result, run, start, finish, keys, depth)
     except LevelStop as stop:
         result.stopped, result.message = stop.reason, stop.message
-    except KeyboardInterrupt:
-        result.stopped, result.message = Reason.INTERRUPTED, "interrupted by Ctrl-C"
+    except KeyboardInterrupt as e:
+        result.stopped = Reason.INTERRUPTED
+        result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else "interrupted by Ctrl-C"
     result.games = games if counted else None
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]

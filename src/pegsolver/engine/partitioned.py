@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..model.geometry import Shape
+from ..model.notation import hole_name
 from .levels import LevelRun, LevelSet, LevelStop, Perm, Totals
 from .limits import size_text
 from .outcome import Reason
@@ -165,7 +166,8 @@ class PartitionedRun(LevelRun):
                     "jumps": len(self.shape.jumps), "start": start, "counted": counted,
                     "symmetries": len(self.group), "finish": self.finish}
         name = f"{'forward' if start == self.first else 'backward'}_{start:x}"
-        return open_spill(self.spill, name, identity, self.resume)
+        names = [hole_name(self.shape, h) for h in range(self.shape.size)]
+        return open_spill(self.spill, name, identity, self.resume, names)
 
     def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
         self.first = self.first or start   # the run's own start; a second enumeration is the backward one

@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,9 @@ class MemoryStore:
 class DirStore(MemoryStore):
     """Partitions and runs as files of ``root`` (see the module's doc)."""
 
-    def __init__(self, root: Path, identity: dict[str, Any], resume: bool) -> None:
+    def __init__(self, root: Path, identity: dict[str, Any], resume: bool, names: Sequence[str] = ()) -> None:
         super().__init__()
-        self.root, self.identity = root, identity
+        self.root, self.identity, self.names = root, identity, names
         self.manifest = root / "run.json"
         try:
             root.mkdir(parents=True, exist_ok=True)
@@ -104,7 +105,7 @@ class DirStore(MemoryStore):
         for key, ours in self.identity.items():
             if theirs.get(key) != ours:
                 raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with "
-                                 f"{_differs(key, theirs.get(key), ours, self.identity['holes'])}: it cannot be "
+                                 f"{_differs(key, theirs.get(key), ours, self.names)}: it cannot be "
                                  f"resumed by this run")
         return record
 
@@ -168,21 +169,23 @@ class DirStore(MemoryStore):
         self._write(self.manifest, json.dumps(self.record, indent=1).encode())
 
 
-def _differs(key: str, theirs: Any, ours: Any, holes: int) -> str:
+def _differs(key: str, theirs: Any, ours: Any, names: Sequence[str]) -> str:
     # "board 'a', not 'b'", or, for the entries a user never types, both in the command line's words
     if key in ("counted", "start", "finish"):
-        return f"{_shown(key, theirs, holes)}, not {_shown(key, ours, holes)}"
+        return f"{_shown(key, theirs, names)}, not {_shown(key, ours, names)}"
     return f"{key} {theirs!r}, not {ours!r}"
 
 
-def _shown(key: str, value: Any, holes: int) -> str:
-    # an identity entry in the command line's words
+def _shown(key: str, value: Any, names: Sequence[str]) -> str:
+    # an identity entry in the command line's words, holes by their names on the board
     if key == "counted":
         return "counts kept" if value else "positions only (--positions-only)"
-    if key == "start" and isinstance(value, int):
-        vacant = [h + 1 for h in range(holes) if not value >> h & 1]
-        return f"the start with hole{'s' * (len(vacant) != 1)} {', '.join(map(str, vacant))} vacant (numbered from 1)"
-    return "no finish" if value is None else f"finish on hole {value + 1}" if isinstance(value, int) else "?"
+    if not isinstance(value, int):
+        return "no finish" if value is None else "?"
+    if key == "start":
+        vacant = [names[h] for h in range(len(names)) if not value >> h & 1]
+        return f"the start with hole{'s' * (len(vacant) != 1)} {', '.join(vacant)} vacant"
+    return f"finish on hole {names[value]}" if 0 <= value < len(names) else "?"
 
 
 def package_version() -> str:
@@ -194,17 +197,23 @@ def package_version() -> str:
         return "source"
 
 
-def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str, Any], resume: bool) -> DirStore:
-    """The store of one enumeration ``name`` in the spill ``directory``.
+def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str, Any], resume: bool,
+               names: Sequence[str] = ()) -> DirStore:
+    """The store of one enumeration ``name`` in the spill ``directory`` (made if missing;
+    its parent must exist). ``names`` are the board's hole names, for messages.
 
-    :raises SpillError: the directory is not writable, holds a run of another board or
-        version, or holds a run while ``resume`` is False.
+    :raises SpillError: the directory is not writable, or its parent does not exist (a
+        mistyped path would otherwise fill another disk), or it holds a run of another board
+        or version, or it holds a run while ``resume`` is False.
     """
     root = Path(directory)
     identity = {**identity, "format": FORMAT}
     if resume and not root.is_dir():
         what = "is not a directory" if root.exists() else "does not exist"
         raise SpillError(f"nothing to resume: {str(root)!r} {what}")
+    if not root.exists() and not root.parent.is_dir():
+        raise SpillError(f"the spill directory {str(root)!r} cannot be made: {str(root.parent)!r} does not exist "
+                         f"(make it first if the path is right)")
     if resume and not (root / name / "run.json").exists():
         # the forward levels must be there to resume; say whose run is there instead (a
         # backward pass, of a finish, is new when its forward levels are there)
@@ -212,6 +221,6 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
         forward = [r for r in records if r.parent.name.startswith("forward_")]
         if name.startswith("forward_") or not forward:
             for other in forward or records:
-                DirStore(other.parent, identity, resume=True)   # raises, naming what differs
+                DirStore(other.parent, identity, True, names)   # raises, naming what differs
             raise SpillError(f"nothing to resume in {str(root)!r}: it holds no run record")
-    return DirStore(root / name, identity, resume)
+    return DirStore(root / name, identity, resume, names)
