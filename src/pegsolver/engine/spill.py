@@ -211,7 +211,7 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
     if resume and not root.is_dir():
         what = "is not a directory" if root.exists() else "does not exist"
         raise SpillError(f"nothing to resume: {str(root)!r} {what}")
-    if not root.exists() and not root.parent.is_dir():
+    if not root.exists() and not root.parent.exists():
         raise SpillError(f"the spill directory {str(root)!r} cannot be made: {str(root.parent)!r} does not exist "
                          f"(make it first if the path is right)")
     if resume and not (root / name / "run.json").exists():
