@@ -95,6 +95,21 @@ def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triang
     assert again.disk_bytes == resumed.disk_bytes > 0 and "spill directory at most" in again.to_text()
 
 
+def test_a_resumed_run_partitions_its_levels_as_the_first_run_would(tmp_path):
+    # the growth, positions a child and children a parent the last level showed are kept in
+    # the record, so the level made after a resume is cut as it would have been (one thread:
+    # which partitions share a stage, and so what is staged, is then fixed)
+    whole = analyse("triangle6", spill=tmp_path / "whole", memory_bytes=4 * MIB, threads=1)
+
+    def stop_at_9(k, n):   # before the levels cut in several partitions
+        if k == 9:
+            raise KeyboardInterrupt
+    analyse("triangle6", spill=tmp_path / "cut", memory_bytes=4 * MIB, threads=1, progress=stop_at_9)
+    resumed = analyse("triangle6", spill=tmp_path / "cut", resume=True, memory_bytes=4 * MIB, threads=1)
+    assert [s["parts"] for s in resumed.level_stats] == [s["parts"] for s in whole.level_stats]
+    assert max(s["parts"] for s in whole.level_stats) > 1
+
+
 def test_each_step_of_a_level_tells_its_partitions_as_they_finish(tmp_path):
     steps = []
     a = analyse("english", spill=tmp_path, memory_bytes=64 * MIB, threads=2,

@@ -185,7 +185,7 @@ class PartitionedRun(LevelRun):
             k, parts, n, total = 0, 1, 1, 1
             self._finish(store, k, parts, n, total, None, 0.0)
             yield 0, StoredLevel(store, 0, 1, 1, 1), None
-        growth = 4.0
+        growth = self._learned(self.pass_stats)
         while k < depth and n:
             t0 = time.monotonic()
             store.drop_runs(k + 1)    # what a killed run left of the level it was making
@@ -225,7 +225,8 @@ class PartitionedRun(LevelRun):
             self.dedup = new_n / max(int(sizes.sum()) if sizes is not None else 1, 1)
             growth = new_n / max(n, 1)
             k, parts, n, total = k + 1, len(groups), new_n, sum(m[1] for m in made)
-            self._finish(store, k, parts, n, total, work, time.monotonic() - t0, made)
+            self._finish(store, k, parts, n, total, work, time.monotonic() - t0, made,
+                         int(sizes.sum()) if sizes is not None else 0)
             yield k, StoredLevel(store, k, parts, n, total), _totals(work)
             if not self.keep_levels:
                 store.drop_level(k - 1)
@@ -236,14 +237,24 @@ class PartitionedRun(LevelRun):
         store.drop_runs(k)
         store.drop_level(k)
 
+    def _learned(self, stats: list[dict[str, Any]]) -> float:
+        # The level growth (returned), positions a child staged and children a parent that
+        # the last level made showed: a resumed run sizes its next level as the first run would
+        if len(stats) < 2 or not stats[-1].get("staged"):
+            return 4.0
+        last = stats[-1]
+        self.dedup = last["positions"] / last["staged"]
+        self.per_parent = max(last["children"] / max(last["nodes"], 1), 1.0)
+        return float(last["positions"] / max(stats[-2]["positions"], 1))
+
     def _finish(self, store: MemoryStore, k: int, parts: int, n: int, total: int, work: StepWork | None,
-                seconds: float, made: list[tuple[int, int, int, int, int]] | None = None) -> None:
+                seconds: float, made: list[tuple[int, int, int, int, int]] | None = None, staged: int = 0) -> None:
         key_bytes = sum(m[2] for m in made) if made else 0
         count_bytes = sum(m[3] for m in made) if made else 0
         stats = {"k": k, "parts": parts, "positions": n, "total": str(total), "seconds": round(seconds, 3),
                  "key_bytes": key_bytes, "count_bytes": count_bytes,
                  "dead_ends": work.dead_ends if work else 0, "games": str(work.games) if work else "0",
-                 "nodes": work.nodes if work else 0}
+                 "nodes": work.nodes if work else 0, "children": work.children if work else 0, "staged": staged}
         self.pass_stats.append(stats)
         self.disk_peak = max(self.disk_peak, store.disk_bytes())
         store.drop_runs(k)   # a level merged: its runs are no longer needed
