@@ -139,7 +139,7 @@ cdef int seen_grow(Beam* b) noexcept nogil:
     mask = 2 * old_size - 1
     for i in range(old_size):
         if old[i] != 0:
-            k = hash_bits(old[i]) >> (64 - b.seen_log2)
+            k = key_hash(old[i]) >> (64 - b.seen_log2)
             while b.seen[k] != 0:
                 k = (k + 1) & mask
             b.seen[k] = old[i]
@@ -155,7 +155,7 @@ cdef int seen_add(Beam* b, bits_t key) noexcept nogil:
     if b.seen_count * 2 >= (<uint64_t>1 << b.seen_log2) and seen_grow(b) != 0:
         return -1
     mask = (<uint64_t>1 << b.seen_log2) - 1
-    i = hash_bits(key) >> (64 - b.seen_log2)
+    i = key_hash(key) >> (64 - b.seen_log2)
     while b.seen[i] != 0:
         if b.seen[i] == key:
             return 0

@@ -107,6 +107,7 @@ cdef struct Ctx:
     int carry_images     # dfs keys by images carried down (child's = parent's ^ jump's)
     bits_t goal_mask     # 0: any position with goal_count pegs
     int goal_count
+    int goal_depth       # jumps from the start to goal_count pegs: a node's pegs are known by its depth
     int use_table
     uint64_t tests
     uint64_t nodes
@@ -184,8 +185,18 @@ cdef int table_init(DeadTable* t, uint64_t budget_bytes) noexcept nogil:
     return 0 if t.keys != NULL else -1
 
 
+cdef inline uint64_t key_hash(bits_t key) noexcept nogil:
+    # Fibonacci hashing, then a second round of xor-shift and multiplication: keys of a
+    # board laid on its grid have fixed zero bits, and one multiplication alone leaves
+    # long runs of used slots in the table (the top bits taken are mixed from all bits)
+    cdef uint64_t h = hash_bits(key)
+    h ^= h >> 32
+    h *= <uint64_t>0xD6E8FEB86659FD93ULL
+    return h ^ (h >> 32)
+
+
 cdef inline uint64_t table_slot(DeadTable* t, bits_t key) noexcept nogil:
-    return hash_bits(key) >> (64 - t.log2)
+    return key_hash(key) >> (64 - t.log2)
 
 
 cdef int table_contains(DeadTable* t, bits_t key) noexcept nogil:
@@ -311,7 +322,7 @@ cdef inline bits_t smallest(Ctx* c, bits_t pegs, const bits_t* imgs) noexcept no
     return best
 
 
-cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key, const bits_t* imgs=NULL) noexcept nogil:
+cdef inline int enter_node(Ctx* c, bits_t pegs, int depth, bits_t* key, const bits_t* imgs=NULL) noexcept nogil:
     # What dfs and guided do on entering a position: limits, goal, pagodas, table.
     # Returns 0 or 1 when that settles the position, -1 when its jumps must be tried
     # (then *key is its table key). imgs: pegs's images, when the caller carries them;
@@ -319,7 +330,7 @@ cdef inline int enter_node(Ctx* c, bits_t pegs, bits_t* key, const bits_t* imgs=
     if poll_limits(c):
         return 0
     c.nodes += 1
-    if popcount_bits(pegs) <= c.goal_count:
+    if depth >= c.goal_depth:   # goal_count pegs left (no popcount a node)
         return goal_reached(c, pegs)
     if c.npag and pagoda_dead(c, pegs):
         return 0
@@ -381,7 +392,7 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noe
     cdef bits_t kid_key[MAX_KIDS]
     cdef const bits_t* m3 = c.m3
     cdef const bits_t* ji
-    settled = enter_node(c, pegs, &key, imgs)
+    settled = enter_node(c, pegs, depth, &key, imgs)
     if settled >= 0:
         return settled
     legal_jumps(c, pegs, legal)
@@ -475,7 +486,7 @@ cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     cdef int32_t* kid = c.kid_jump + <size_t>depth * c.njumps
     cdef const bits_t* m2 = c.m2
     cdef const bits_t* m3 = c.m3
-    settled = enter_node(c, pegs, &key)
+    settled = enter_node(c, pegs, depth, &key)
     if settled >= 0:
         return settled
     for j in range(c.njumps):
@@ -685,6 +696,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             pegs |= hole_bit(start[i])
         for i in range(goal_holes.shape[0]):
             c.goal_mask |= hole_bit(goal_holes[i])
+        c.goal_depth = popcount_bits(pegs) - goal_count
         t0 = now_seconds()
         if seconds > 0:
             c.deadline = t0 + seconds

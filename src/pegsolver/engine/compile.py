@@ -93,6 +93,7 @@ class Problem:
     pagodas: npt.NDArray[np.int64]     # (n_pag, n_holes): pagoda functions to prune with
     thresholds: npt.NDArray[np.int64]  # (n_pag,): their values on the goal
     beam_width: int = 0                # positions kept per level (beam strategy only)
+    bits: npt.NDArray[np.int32] | None = None   # (n_holes,): each hole's bit in the core (see on_grid)
 
     @property
     def strategy_code(self) -> int:
@@ -180,7 +181,46 @@ def compile_problem(shape: Shape, start_mask: int, goal: Goal, strategy: str, pa
     else:
         fixed = _fixed_arrays(shape, goal, strategy, functions, order, beam_width)
     start = np.array([h for h in range(shape.size) if start_mask >> h & 1], dtype=np.int32)
-    return replace(fixed, start=start)
+    return replace(fixed, start=start if fixed.bits is None else fixed.bits[start])
+
+
+# the widest board of each search core (pegcore._search64 and _search128: MAX_HOLES)
+CORE_BITS = (64, 128)
+
+
+def grid_bits(shape: Shape) -> list[int] | None:
+    """Each hole's bit when the board is laid on its grid row by row (bit = row * width +
+    column, counted from the first hole; skew coordinates on triangles). Every jump of one
+    direction is then the same shift of the position, so the core finds a direction's legal
+    jumps with one group of shifts: 4 groups on the English board instead of 12. The order
+    of the holes is kept (holes are numbered row by row), so positions compare as before.
+
+    :returns: the bits, or None when the layout needs more bits than the core that the
+        board's number of holes selects (Wiegleb 45 and diamond 41 need 73 or more).
+    """
+    top, left = shape.coords[0][0], min(c for _, c in shape.coords)
+    width = max(c for _, c in shape.coords) - left + 1
+    cells = [(r - top) * width + c - left for r, c in shape.coords]
+    bits = [b - cells[0] for b in cells]
+    core = next(n for n in (*CORE_BITS, shape.size) if shape.size <= n)
+    return bits if bits[-1] < core else None
+
+
+def on_grid(problem: Problem, bits: Sequence[int]) -> Problem:
+    """``problem`` with its holes renumbered to ``bits`` (see grid_bits): the bits between
+    holes are holes of no jump, never with a peg, and every symmetry fixes them."""
+    where = np.asarray(bits, dtype=np.int32)
+    n = int(where[-1]) + 1
+    slots = np.full((n, problem.slots.shape[1]), -1, dtype=np.int32)
+    slots[where] = problem.slots
+    perms = np.tile(np.arange(n, dtype=np.int32), (len(problem.perms), 1))
+    perms[:, where] = where[problem.perms]
+    weights = np.zeros(n, dtype=np.int64)
+    weights[where] = problem.weights
+    pagodas = np.zeros((len(problem.pagodas), n), dtype=np.int64)
+    pagodas[:, where] = problem.pagodas
+    return replace(problem, jumps=where[problem.jumps], slots=slots, perms=perms, goal_holes=where[problem.goal_holes],
+                   nholes=n, weights=weights, pagodas=pagodas, bits=where)
 
 
 @lru_cache(maxsize=512)
@@ -209,6 +249,9 @@ def _fixed_arrays(shape: Shape, goal: Goal, strategy: str, pagodas: tuple[Pagoda
         thresholds=np.array([sum(w[h] for h in goal.finish_holes()) for w in pagodas], dtype=np.int64),
         beam_width=beam_width if search == "beam" else 0,
     )
+    bits = grid_bits(shape)
+    if bits is not None and bits[-1] >= n:   # not already a plain grid
+        problem = on_grid(problem, bits)
     for value in vars(problem).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False  # shared by every call with the same key
