@@ -10,6 +10,11 @@ searches they agree to within a few thousandths (the tables forget entries diffe
 - French d2 -> one peg anywhere, depth-first search with a table of dead positions:
   ``gdfs`` (a fixed 128 MiB table) against the ``table`` and ``symmetry`` strategies, per
   node. Targets: ``table`` at or below ``gdfs``; ``symmetry`` at most 15% above ``table``.
+- English -> one peg anywhere, plain depth-first search (no table), per node: the ``dfs``
+  strategy against FastPegSolitaire (github.com/karlosp/FastPegSolitaire, a header-only
+  C++ solver with its jump tests unrolled as constants). It is not ours and not copied
+  here: set PEGSOLVER_FASTPEG to a checkout of it, which this bench builds (``c++ -O3
+  -march=native``) and runs; skipped otherwise. Target: at or below its time a node.
 - English, every level with its counts, one thread: ``enum4`` (tuned) and ``enum2``
   (plain) against ``analyse``. Targets: 3 and 12 times as fast. Tens of seconds: these
   run when PEGSOLVER_LONG_BENCHES=1 is set.
@@ -91,6 +96,38 @@ def test_depth_first_search_with_a_table_per_node(benchmark, gdfs_french_d2, str
         assert abs(sol.stats.nodes - c_nodes) < 0.005 * c_nodes
     elif "table" in PER_NODE:   # symmetry: 4% fewer nodes, each dearer by its canonical key
         benchmark.extra_info["per_node_vs_table"] = round(ours / PER_NODE["table"], 3)
+
+
+@pytest.fixture(scope="module")
+def fastpeg(tmp_path_factory):
+    """FastPegSolitaire's English run: (nodes, seconds a solve), the mean of its 1000 solves."""
+    source, cxx = os.environ.get("PEGSOLVER_FASTPEG"), shutil.which("c++") or shutil.which("g++")
+    if not source or cxx is None:
+        pytest.skip("set PEGSOLVER_FASTPEG to a checkout of github.com/karlosp/FastPegSolitaire (and have c++)")
+    exe = tmp_path_factory.mktemp("fastpeg") / "fastpeg"
+    subprocess.run([cxx, "-O3", "-march=native", "-std=c++20", "-I", str(Path(source) / "src"), "-o", str(exe),
+                    str(Path(source) / "main.cpp")], check=True, capture_output=True)
+    out = run_c(exe)
+    m = re.search(r"Time: ([\d.e+-]+)ms\s+Counter:(\d+)", out)
+    assert m and "Solved!" in out, out
+    return int(m[2]), float(m[1]) / 1000
+
+
+@pytest.mark.benchmark(group="against C: English plain depth-first search")
+def test_plain_depth_first_search_per_node(benchmark, fastpeg):
+    c_nodes, c_seconds = fastpeg
+    board = pegsolver.find_variant("english").board()
+    runs = []
+    # as many solves as FastPegSolitaire's loop makes, in one process: warm, as its are
+    benchmark.pedantic(lambda: runs.append(solve(board, Goal.anywhere(1), strategy="dfs", proofs=False)),
+                       rounds=1000, iterations=1)
+    sol = runs[-1]
+    assert_solves(sol)
+    best = sorted(r.stats.seconds for r in runs)[len(runs) // 2]   # the core's own time, median
+    ours, theirs = best / sol.stats.nodes * 1e9, c_seconds / c_nodes * 1e9
+    benchmark.extra_info.update(nodes=sol.stats.nodes, c_nodes=c_nodes, ns_per_node=round(ours, 2),
+                                c_ns_per_node=round(theirs, 2), per_node_vs_c=round(ours / theirs, 3))
+    assert abs(sol.stats.nodes - c_nodes) < 0.01 * c_nodes   # the same tree, give or take its jump order
 
 
 @pytest.mark.benchmark(group="against C: English enumeration")
