@@ -433,6 +433,39 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noe
     return 0
 
 
+cdef int dfs_plain(Ctx* c, bits_t pegs, int depth) noexcept nogil:
+    # dfs without a table: the same search and counters, with none of the table's and the
+    # images' branches in the way (the plain search's nodes are its cheapest)
+    cdef int j, w, moved = 0
+    cdef uint64_t word
+    cdef uint64_t legal[MAX_JUMP_WORDS]
+    if poll_limits(c):
+        return 0
+    c.nodes += 1
+    if depth >= c.goal_depth:
+        return goal_reached(c, pegs)
+    if c.npag and pagoda_dead(c, pegs):
+        return 0
+    legal_jumps(c, pegs, legal)
+    for w in range(c.nwords):
+        word = legal[w]
+        while word:
+            j = (w << 6) | ctz64(word)
+            word &= word - 1
+            moved = 1
+            c.path[depth] = j
+            if dfs_plain(c, pegs ^ c.m3[j], depth + 1):
+                c.tests += j + 1
+                return 1
+            if c.stop:
+                c.tests += j + 1
+                return 0
+    c.tests += c.njumps
+    if not moved:
+        dead_end(c, pegs, depth)
+    return 0
+
+
 cdef int seed_dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     # The seed article's search: scan holes in index (row-major) order, try each
     # direction at every peg, count every try, check the goal after the scan.
@@ -712,8 +745,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             elif c.carry_images:
                 images(&c, pegs, root_imgs)
                 solved = dfs(&c, pegs, 0, root_imgs, 0)
-            else:
+            elif use_table:
                 solved = dfs(&c, pegs, 0, NULL, 0)
+            else:
+                solved = dfs_plain(&c, pegs, 0)
         elapsed = now_seconds() - t0
         depth = popcount_bits(pegs) - goal_count
         return {
