@@ -433,12 +433,35 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noe
     return 0
 
 
+cdef inline void legal_pair(Ctx* c, bits_t pegs, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    # legal_jumps for boards of at most 128 jumps, in two words the caller keeps in registers
+    cdef int g, j
+    cdef const int* s
+    cdef const int32_t* row
+    cdef bits_t m
+    cdef uint64_t a = 0, b = 0, bit
+    for g in range(c.ngroups):
+        s = c.g_shift + 4 * g
+        m = c.g_from[g] & pegs & ((pegs >> s[0]) << s[1]) & ~((pegs >> s[2]) << s[3])
+        row = c.g_jump + g * c.nholes
+        while m:
+            j = row[lowest_hole(m)]
+            bit = (<uint64_t>1) << (j & 63)
+            if j < 64:
+                a |= bit
+            else:
+                b |= bit
+            m &= m - 1
+    lo[0] = a
+    hi[0] = b
+
+
 cdef int dfs_plain(Ctx* c, bits_t pegs, int depth) noexcept nogil:
-    # dfs without a table: the same search and counters, with none of the table's and the
-    # images' branches in the way (the plain search's nodes are its cheapest)
+    # dfs without a table, on boards of at most 128 jumps: the same search and counters,
+    # with none of the table's and the images' branches in the way and the legal jumps in
+    # two words (the plain search's nodes are its cheapest)
     cdef int j, w, moved = 0
-    cdef uint64_t word
-    cdef uint64_t legal[MAX_JUMP_WORDS]
+    cdef uint64_t word, lo, hi
     if poll_limits(c):
         return 0
     c.nodes += 1
@@ -446,9 +469,9 @@ cdef int dfs_plain(Ctx* c, bits_t pegs, int depth) noexcept nogil:
         return goal_reached(c, pegs)
     if c.npag and pagoda_dead(c, pegs):
         return 0
-    legal_jumps(c, pegs, legal)
-    for w in range(c.nwords):
-        word = legal[w]
+    legal_pair(c, pegs, &lo, &hi)
+    for w in range(2):
+        word = lo if w == 0 else hi
         while word:
             j = (w << 6) | ctz64(word)
             word &= word - 1
@@ -745,7 +768,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             elif c.carry_images:
                 images(&c, pegs, root_imgs)
                 solved = dfs(&c, pegs, 0, root_imgs, 0)
-            elif use_table:
+            elif use_table or nj > 128:
                 solved = dfs(&c, pegs, 0, NULL, 0)
             else:
                 solved = dfs_plain(&c, pegs, 0)
