@@ -114,6 +114,7 @@ cdef struct Ctx:
     uint64_t dead_ends
     uint64_t table_hits
     uint64_t node_limit  # 0: none
+    uint64_t next_poll   # node count at which poll_due runs next (0: at the first node)
     double deadline      # monotonic seconds, 0: none
     int stop
     int32_t* path
@@ -135,11 +136,15 @@ cdef struct Ctx:
     uint64_t pagoda_prunes
 
 
-cdef inline int poll_limits(Ctx* c) noexcept nogil:
-    # Called on every node; cheap unless a polling period has passed.
+cdef int poll_due(Ctx* c) noexcept nogil:
+    # The node limit, then every CLOCK_EVERY + 1 nodes the clock and every SIGNAL_EVERY + 1
+    # Ctrl-C; sets the next node count at which anything is due.
     if c.node_limit and c.nodes >= c.node_limit:
         c.stop = STOP_NODES
         return 1
+    c.next_poll = (c.nodes | CLOCK_EVERY) + 1
+    if c.node_limit and c.node_limit < c.next_poll:
+        c.next_poll = c.node_limit
     if (c.nodes & CLOCK_EVERY) == 0:
         if c.deadline > 0 and now_seconds() >= c.deadline:
             c.stop = STOP_SECONDS
@@ -152,6 +157,13 @@ cdef inline int poll_limits(Ctx* c) noexcept nogil:
                     c.stop = STOP_INTERRUPT
                     return 1
     return 0
+
+
+cdef inline int poll_limits(Ctx* c) noexcept nogil:
+    # Called on every node: one comparison unless a limit or a polling period is due.
+    if c.nodes < c.next_poll:
+        return 0
+    return poll_due(c)
 
 
 # ---- symmetry ---------------------------------------------------------------
