@@ -1,10 +1,7 @@
 """Whole-board enumeration: published figures, and an independent brute force on small
 boards (plain Python over the hole coordinates, sharing nothing with the core)."""
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from functools import lru_cache
 
@@ -13,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import interrupting
 from pegsolver import Board, Shape, find_variant
 from pegsolver.analysis import analyse, solution_counts
 from pegsolver.apps.cli import main
@@ -233,11 +231,9 @@ def test_cli_count(capsys):
 
 
 def test_cli_count_ctrl_c():
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", "french", "--force", "--memory-gb", "8"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = interrupting.start(["count", "french", "--force", "--memory-gb", "8"])
     time.sleep(3)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = interrupting.finish(proc, 30)
     assert proc.returncode == 130, err
     assert "interrupted by Ctrl-C" in out and "Traceback" not in err

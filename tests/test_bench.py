@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+import interrupting
 from pegsolver import Limit
 from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
@@ -198,13 +199,11 @@ def test_ctrl_c_keeps_the_finished_runs(monkeypatch):
 
 
 def test_ctrl_c_stops_pegsolver_bench_cleanly():
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "bench", "--problems", "english-centre",
-                             "diamond-d2-f2", "--strategies", "seed", "dfs", "--nodes", "0", "--seconds", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = interrupting.start(["bench", "--problems", "english-centre", "diamond-d2-f2", "--strategies", "seed",
+                               "dfs", "--nodes", "0", "--seconds", "120"])
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = interrupting.finish(proc, 60)
     assert proc.returncode == 130, err
     assert "interrupted by Ctrl-C after" in err and "of 4 runs" in err and "Traceback" not in err
 

@@ -1,13 +1,11 @@
 """The command line: text and JSON output, exit codes, errors, Ctrl-C."""
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
 
+import interrupting
 from pegsolver.apps.cli import main
 from replay import replay_coords
 
@@ -116,13 +114,10 @@ def test_goal_with_more_pegs_than_the_start(tmp_path, capsys):
 
 def test_ctrl_c_stops_the_search_and_reports(tmp_path):
     # French centre -> anywhere has no solution and a long search: interrupt it.
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "solve", "french", "--vacant", "d4",
-                             "--seconds", "0", "--no-proofs"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = interrupting.start(["solve", "french", "--vacant", "d4", "--seconds", "0", "--no-proofs"])
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    out, err = interrupting.finish(proc, 20)
     assert proc.returncode == 130, err
     assert "Ctrl-C stopped the portfolio after" in out and "nothing proved" in out
     assert "nodes" in out and "Traceback" not in err
@@ -130,11 +125,10 @@ def test_ctrl_c_stops_the_search_and_reports(tmp_path):
 
 def test_ctrl_c_stops_a_whole_table():
     # diamond e1 is settled by no member in minutes, so the table is still running
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "table", "diamond", "--seconds", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = interrupting.start(["table", "diamond", "--seconds", "0"])
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = interrupting.finish(proc, 30)
     assert proc.returncode == 130, err
     assert "interrupted by Ctrl-C after" in err and "Traceback" not in err
 

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pytest
 
+import interrupting
 from pegsolver import Board, PegsolverError
 from pegsolver.analysis import analyse
 from pegsolver.apps.cli import main
@@ -293,17 +294,14 @@ def test_a_lost_dask_worker_changes_nothing():
 
 
 def _count_then_signal(args, delay, sig):
-    # pegsolver in a process group of its own, as a terminal runs it, with Ctrl-C live; the
-    # signal goes to the whole group (a terminal's Ctrl-C) or to pegsolver alone (SIGTERM)
-    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "count", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # the signal goes to the whole group (a terminal's Ctrl-C) or to pegsolver alone (SIGTERM)
+    proc = interrupting.start(["count", *args], new_group=True)
     time.sleep(delay)
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)
     else:
         proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    out, err = interrupting.finish(proc, 60)
     for _ in range(50):   # every process of the group (workers, resource tracker) ends too
         try:
             os.killpg(proc.pid, 0)
