@@ -293,11 +293,12 @@ def test_a_lost_dask_worker_changes_nothing():
         cluster.close()
 
 
-def _count_then_signal(args, delay, sig):
-    # the signal goes to the whole group (a terminal's Ctrl-C) or to pegsolver alone (SIGTERM)
+def _count_then_signal(args, delay, sig, group):
+    # the signal goes to the whole group (a terminal's Ctrl-C, a batch system's SIGTERM) or
+    # to pegsolver alone (`kill`)
     proc = interrupting.start(["count", *args], new_group=True)
     time.sleep(delay)
-    if sig == signal.SIGINT:
+    if group:
         os.killpg(proc.pid, sig)
     else:
         proc.send_signal(sig)
@@ -314,19 +315,39 @@ def _count_then_signal(args, delay, sig):
     return proc.returncode, out, err
 
 
-@pytest.mark.parametrize("delay", [1.0, 4.0])   # while the workers start; while they count
-def test_ctrl_c_on_two_workers_stops_them_all_without_a_traceback(delay):
+@pytest.mark.parametrize("sig, delay", [(signal.SIGINT, 1.0), (signal.SIGINT, 4.0), (signal.SIGTERM, 4.0)])
+def test_a_signal_to_two_workers_stops_them_all_without_a_traceback(sig, delay):
+    # 1 s: while the workers start; 4 s: while they count
     pytest.importorskip("distributed")
-    rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--workers", "2"], delay, signal.SIGINT)
+    rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--workers", "2"], delay, sig, group=True)
     assert rc == 130 and "Traceback" not in err, err
-    assert "interrupted" in out + err
+    assert ("interrupted" if sig == signal.SIGINT else "SIGTERM") in out + err
 
 
 def test_sigterm_stops_a_spill_run_cleanly_keeping_its_levels(tmp_path):
     rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--memory-gb", "1", "--spill", str(tmp_path)],
-                                      6.0, signal.SIGTERM)
+                                      6.0, signal.SIGTERM, group=False)
     assert rc == 130 and "stopped by SIGTERM" in out and "Traceback" not in err, out + err
     assert list(tmp_path.glob("forward_*/level_*")), "the levels finished are kept"
+
+
+def test_a_spill_directory_in_use_is_refused_and_the_run_in_it_survives(tmp_path):
+    # two runs in one directory would delete each other's levels: the second is refused
+    proc = interrupting.start(["count", "english", "--spill", str(tmp_path), "--memory-gb", "0.0625"])
+    try:
+        for _ in range(300):
+            if list(tmp_path.glob("forward_*/run.json")) or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        with pytest.raises(SpillError, match=r"in use by another pegsolver run \(process \d+\)"):
+            analyse("english", spill=tmp_path, resume=True, memory_bytes=64 * MIB)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        interrupting.finish(proc, 60)
+    resumed = analyse("english", spill=tmp_path, resume=True, memory_bytes=64 * MIB)   # its lock went with it
+    assert not resumed.stopped and resumed.total == ENGLISH["total"]
+    with pytest.raises(SpillError, match="is a file, not a directory"):
+        analyse("english", spill=tmp_path / ".pegsolver.lock")
 
 
 def test_resume_refusals_speak_the_command_lines_words(tmp_path, capsys):

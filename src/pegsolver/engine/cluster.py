@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import PegsolverError
 from ..model.geometry import Shape
-from .levels import LevelStop, Perm
+from .levels import LevelStop, Perm, Terminated
 from .limits import size_text
 from .outcome import Reason
 from .partition import decode, encode
@@ -219,31 +219,36 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     before it spills to disk; 0: Dask's default share), or of the scheduler at ``address``.
 
     :raises ClusterError: Dask is not installed, or no scheduler answers within 10 s.
-    :raises KeyboardInterrupt: Ctrl-C while the LocalCluster started (it is stopped first).
+    :raises KeyboardInterrupt: Ctrl-C while the LocalCluster started (it is stopped first);
+        Terminated (a KeyboardInterrupt) for SIGTERM.
     """
     dask = _dask()
     if address is not None:
         return _join(dask.Client, address), None, ""
-    # A Ctrl-C while the cluster starts is only noted (raised inside Dask's start-up, it
-    # could be lost there); the cluster is then stopped and the Ctrl-C raised here. SIGINT is
-    # also blocked in this thread, so the worker processes start with it blocked (until
-    # their preload ignores it); the resource tracker, which unblocks it, starts first.
+    # A Ctrl-C or SIGTERM while the cluster starts is only noted (raised inside Dask's
+    # start-up, it could be lost there); the cluster is then stopped and the signal raised
+    # here. SIGINT is also blocked in this thread, so the worker processes start with it
+    # blocked (until their preload ignores it); the resource tracker, which unblocks it,
+    # starts first.
     pressed: list[int] = []
     main = threading.current_thread() is threading.main_thread()
-    old = signal.getsignal(signal.SIGINT)
-    if main and old is not signal.SIG_IGN:
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    noted = [sig for sig, handler in old.items() if handler is not signal.SIG_IGN]
+    if noted:
         importlib.import_module("multiprocessing.resource_tracker").ensure_running()
-        signal.signal(signal.SIGINT, lambda *_: pressed.append(1))
+        for sig in noted:
+            signal.signal(sig, lambda signum, _: pressed.append(signum))
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         client, cluster, scratch = _start_local(dask, workers, budget)
     finally:
-        if main and old is not signal.SIG_IGN:
+        if noted:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)   # a held Ctrl-C arrives: noted
-            signal.signal(signal.SIGINT, old)
+            for sig in noted:
+                signal.signal(sig, old[sig])
     if pressed:
         stop_local(client, cluster, scratch)
-        raise KeyboardInterrupt
+        raise Terminated if signal.SIGTERM in pressed else KeyboardInterrupt
     return client, cluster, scratch
 
 

@@ -76,6 +76,7 @@ class PartitionedRun(LevelRun):
         self.dedup = 1.0   # positions per child staged, in the last level made
         self.first = 0     # the start of the first enumeration (the forward one)
         self.halt = threading.Event()   # set when a step stops: its other partitions stop too
+        self.opened: list[MemoryStore] = []   # the stores of spill directories, released by close
 
     def keep(self, level: LevelSet) -> Any:
         # the level stays stored (keep_levels): read again when the winning ones are counted
@@ -167,7 +168,14 @@ class PartitionedRun(LevelRun):
                     "symmetries": len(self.group), "finish": self.finish}
         name = f"{'forward' if start == self.first else 'backward'}_{start:x}"
         names = [hole_name(self.shape, h) for h in range(self.shape.size)]
-        return open_spill(self.spill, name, identity, self.resume, names)
+        store = open_spill(self.spill, name, identity, self.resume, names)
+        self.opened.append(store)
+        return store
+
+    def close(self) -> None:
+        for store in self.opened:   # the spill directory's lock goes with the last
+            store.release()
+        self.opened = []
 
     def levels(self, start: int, counted: bool, depth: int) -> Iterator[tuple[int, LevelSet, Totals | None]]:
         self.first = self.first or start   # the run's own start; a second enumeration is the backward one

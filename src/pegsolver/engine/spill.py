@@ -7,10 +7,13 @@ start, symmetries, counted or not, this format's version) and the levels finishe
 their figures. A level's partitions are files ``level_K/part_I.pegp`` (engine.partition's
 stored form); the children of the level being built are ``runs_K/*.pegr`` until merged.
 Only the last finished level is kept; a run resumed from the directory starts there.
+One process at a time uses a spill directory: it holds the lock on ``DIR/.pegsolver.lock``
+(``flock``, released by the kernel when the process ends, even by kill -9).
 """
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import shutil
@@ -39,6 +42,9 @@ class MemoryStore:
     def __init__(self) -> None:
         self.parts: dict[tuple[int, int], bytes] = {}
         self.runs: dict[int, list[bytes]] = {}
+
+    def release(self) -> None:
+        """Let go of what the store holds outside this process (nothing here)."""
 
     def put_part(self, k: int, i: int, data: bytes) -> None:
         self.parts[k, i] = data
@@ -78,6 +84,7 @@ class DirStore(MemoryStore):
     def __init__(self, root: Path, identity: dict[str, Any], resume: bool, names: Sequence[str] = ()) -> None:
         super().__init__()
         self.root, self.identity, self.names = root, identity, names
+        self.locked: Path | None = None   # the spill directory whose lock this store holds
         self.manifest = root / "run.json"
         try:
             root.mkdir(parents=True, exist_ok=True)
@@ -127,6 +134,12 @@ class DirStore(MemoryStore):
             if e.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise SpillFull(f"the spill directory {str(self.root.parent)!r} is full") from None
             raise SpillError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+
+    def release(self) -> None:
+        """Let go of the spill directory's lock (once)."""
+        if self.locked is not None:
+            unlock_spill(self.locked)
+            self.locked = None
 
     def put_part(self, k: int, i: int, data: bytes) -> None:
         self._write(self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp", data)
@@ -188,6 +201,50 @@ def _shown(key: str, value: Any, names: Sequence[str]) -> str:
     return f"finish on hole {names[value]}" if 0 <= value < len(names) else "?"
 
 
+LOCK_NAME = ".pegsolver.lock"
+_LOCKS: dict[Path, list[int]] = {}   # spill directory -> [its lock file's descriptor, holders in this process]
+
+
+def lock_spill(root: Path) -> None:
+    """Hold the lock of the spill directory ``root`` for this process, one holder more (a
+    forward and a backward enumeration of one run share it).
+
+    :raises SpillError: another process holds it: two runs in one directory would delete
+        each other's levels.
+    """
+    key = root.resolve()
+    if key in _LOCKS:
+        _LOCKS[key][1] += 1
+        return
+    try:
+        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 32).decode(errors="replace").strip()
+        os.close(fd)
+        raise SpillError(f"the spill directory {str(root)!r} is in use by another pegsolver run"
+                         f"{f' (process {holder})' if holder.isdigit() else ''}: wait for it to end, or give "
+                         f"another directory") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    _LOCKS[key] = [fd, 1]
+
+
+def unlock_spill(root: Path) -> None:
+    """One holder of this process less; the lock goes with the last."""
+    key = root.resolve()
+    held = _LOCKS.get(key)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] == 0:
+        del _LOCKS[key]
+        os.close(held[0])
+
+
 def package_version() -> str:
     """This pegsolver's version, as installed ("source" when run from a source tree)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -214,6 +271,23 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
     if not root.exists() and not root.parent.exists():
         raise SpillError(f"the spill directory {str(root)!r} cannot be made: {str(root.parent)!r} does not exist "
                          f"(make it first if the path is right)")
+    if root.exists() and not root.is_dir():
+        raise SpillError(f"the spill directory {str(root)!r} is a file, not a directory")
+    try:
+        root.mkdir(exist_ok=True)
+    except OSError as e:
+        raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+    lock_spill(root)
+    try:
+        store = _open_store(root, name, identity, resume, names)
+    except BaseException:
+        unlock_spill(root)
+        raise
+    store.locked = root   # released with the store, when the run closes
+    return store
+
+
+def _open_store(root: Path, name: str, identity: dict[str, Any], resume: bool, names: Sequence[str]) -> DirStore:
     if resume and not (root / name / "run.json").exists():
         # the forward levels must be there to resume; say whose run is there instead (a
         # backward pass, of a finish, is new when its forward levels are there)
