@@ -263,10 +263,13 @@ class PartitionedRun(LevelRun):
                  "key_bytes": key_bytes, "count_bytes": count_bytes,
                  "dead_ends": work.dead_ends if work else 0, "games": str(work.games) if work else "0",
                  "nodes": work.nodes if work else 0, "children": work.children if work else 0, "staged": staged}
-        self.pass_stats.append(stats)
         self.disk_peak = max(self.disk_peak, store.disk_bytes())
         store.drop_runs(k)   # a level merged: its runs are no longer needed
-        store.finish_level({"levels": self.pass_stats, "peak_bytes": self.peak, "disk_bytes": self.disk_peak})
+        # recorded, then counted as stored: a Ctrl-C between the two never reports a level
+        # that the record does not hold
+        store.finish_level({"levels": [*self.pass_stats, stats], "peak_bytes": self.peak,
+                            "disk_bytes": self.disk_peak})
+        self.pass_stats.append(stats)
 
     def _replay(self, store: MemoryStore, record: dict[str, Any]
                 ) -> Generator[tuple[int, LevelSet, Totals | None], None, tuple[int, int, int, int]]:
