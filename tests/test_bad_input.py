@@ -132,3 +132,14 @@ def test_ctrl_c_before_the_core_is_an_interrupted_answer(monkeypatch):
     monkeypatch.setattr(solver_module, "impossibility", interrupted)
     sol = pegsolver.solve("english")
     assert not sol.solved and sol.reason == "interrupted" and "Ctrl-C" in sol.explanation
+
+
+def test_third_trial_findings(capsys, tmp_path):
+    sol = solve(pegsolver.find_variant("rect3x3").board().with_vacant("a1"), Goal.anywhere())
+    assert sol.reason == "pagoda" and "one peg at a1, the one hole of its position class" in sol.explanation
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nvariant = "englsh"\n')
+    code, _, err = run(capsys, "solve", str(bad))
+    assert code == 2 and "bad.toml, line 2: unsupported variant: 'englsh'" in err
+    code, _, err = run(capsys, "count", "english", "--memory-gb", "100000")
+    assert code == 2 and "--memory-gb 100000 is more than this machine's memory" in err

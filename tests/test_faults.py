@@ -280,6 +280,19 @@ def test_ctrl_c_while_numpy_loads():
     assert lazy.returncode == 0
 
 
+def test_ctrl_c_while_loading_still_answers_json(monkeypatch, capsys):
+    proc = subprocess.run([sys.executable, "-c", IMPORT_INTERRUPTED, "count", "english", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130 and json.loads(proc.stdout)["reason"] == "interrupted"
+    import pegsolver.apps.cli_count as count_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(count_module, "load_start", interrupted)   # Ctrl-C before the count has levels
+    assert main(["count", "english", "--json"]) == 130
+    assert json.loads(capsys.readouterr().out)["reason"] == "interrupted"
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_is_not_read_as_a_board(tmp_path):
     fifo = tmp_path / "board.txt"

@@ -96,6 +96,19 @@ def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triang
     assert again.disk_bytes == resumed.disk_bytes > 0 and "spill directory at most" in again.to_text()
 
 
+def test_a_corrupt_stored_partition_is_named_when_resumed(tmp_path):
+    def stop_at_5(k, n):
+        if k == 5:
+            raise KeyboardInterrupt
+    analyse("triangle6", spill=tmp_path, memory_bytes=64 * MIB, threads=1, progress=stop_at_5)
+    part = sorted(tmp_path.rglob("part_*.pegp"))[-1]      # level 5, where the resume starts
+    data = bytearray(part.read_bytes())
+    data[-3] ^= 0xFF                            # inside the last compressed section
+    part.write_bytes(bytes(data))
+    with pytest.raises(PegsolverError, match=f"{part.name}'?: a stored partition is corrupt"):
+        analyse("triangle6", spill=tmp_path, resume=True, memory_bytes=64 * MIB, threads=1)
+
+
 def test_a_resumed_run_partitions_its_levels_as_the_first_run_would(tmp_path):
     # the growth, positions a child and children a parent the last level showed are kept in
     # the record, so the level made after a resume is cut as it would have been (one thread:
@@ -163,6 +176,8 @@ def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
     analyse("triangle5", spill=tmp_path / "t5", memory_bytes=16 * MIB)
     with pytest.raises(SpillError, match="holds a run with board 'triangle5', not 'triangle6'"):
         analyse("triangle6", spill=tmp_path / "t5", resume=True)
+    with pytest.raises(SpillError, match=r"by symmetry class \(2 symmetries\), not every position counted \(--unre"):
+        analyse("triangle5", spill=tmp_path / "t5", resume=True, reduced=False)
     with pytest.raises(SpillError, match="nothing to resume"):
         analyse("triangle5", spill=tmp_path / "empty", resume=True)
     with pytest.raises(SpillError, match="holds a run already"):

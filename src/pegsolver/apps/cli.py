@@ -23,6 +23,8 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from .cli_count import add_count_parser, add_table_parser, cmd_count, cmd_table
     from .cli_solve import add_solve_parser, cmd_solve
 except KeyboardInterrupt:
+    if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
+        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
     print("pegsolver: interrupted", file=sys.stderr)
     sys.exit(130)
 
@@ -59,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"error": str(e)}))
         print(f"pegsolver: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:   # before a command had an answer to print (later, it prints its own)
+        if getattr(args, "json", False):
+            print(json.dumps({"reason": "interrupted", "error": "interrupted before the command had an answer"}))
         print("pegsolver: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:

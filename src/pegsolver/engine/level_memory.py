@@ -32,6 +32,14 @@ def available_memory() -> int:
         return 4 << 30
 
 
+def physical_memory() -> int | None:
+    """Bytes of this machine's physical memory, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def default_threads() -> int:
     """The largest power of two not above the number of CPUs this process may use."""
     try:

@@ -24,7 +24,7 @@ from ..model.notation import hole_name
 from .levels import LevelRun, LevelSet, LevelStop, Perm, Totals
 from .limits import size_text
 from .outcome import Reason
-from .partition import decode, encode
+from .partition import encode
 from .shards import EXPAND_BYTES, MERGE_BYTES, BoardSpec, StepWork, expand_partition, merge_runs, run_piece, shard_sizes
 from .spill import MemoryStore, SpillFull, open_spill, package_version
 
@@ -45,7 +45,7 @@ class StoredLevel(LevelSet):
         return self.total
 
     def _pieces(self) -> list[tuple[Any, Any, Any]]:
-        return [decode(self.store.get_part(self.k, i)) for i in range(self.parts)]
+        return [self.store.load_part(self.k, i) for i in range(self.parts)]
 
     def keys_array(self) -> Any:
         return np.concatenate([p[0] for p in self._pieces()] or [np.empty(0, np.uint64)])
@@ -90,7 +90,7 @@ class PartitionedRun(LevelRun):
                    stage: int) -> StepWork:
         def one(i: int) -> StepWork:
             names = itertools.count()
-            return expand_partition(self.spec, decode(store.get_part(k, i)), counted, shard_bits, stage,
+            return expand_partition(self.spec, store.load_part(k, i), counted, shard_bits, stage,
                                     lambda data: store.put_run(k + 1, f"{i:05d}_{next(names):05d}", data),
                                     self.poll)
         return _sum(self._map(one, range(parts), k + 1, "expanding"))

@@ -190,6 +190,8 @@ class RunFile:
         self.path = path
         with open(path, "rb") as f:
             head = f.read(_RUN.size)
+            if len(head) < _RUN.size:
+                raise PegsolverError(f"{str(path)!r} is not a run of children: shorter than its header")
             _, _, words, seg_bits, bits = _RUN.unpack_from(head)
             self.header = head + f.read(8 * ((1 << bits) + 1 + (1 << seg_bits) * (1 + words) + 1))
 
@@ -227,8 +229,17 @@ def run_piece(run: Run, first: int, last: int) -> Piece:
     """The children of shards [first, last) of a run, decompressed from the segments that
     hold them.
 
-    :raises PegsolverError: not a run of this format, or a corrupt one.
+    :raises PegsolverError: not a run of this format, or a corrupt one (named by its file).
     """
+    try:
+        return _run_piece(run, first, last)
+    except PegsolverError as e:
+        if isinstance(run, RunFile):
+            raise PegsolverError(f"{str(run.path)!r}: {e}") from None
+        raise
+
+
+def _run_piece(run: Run, first: int, last: int) -> Piece:
     import zstandard
 
     words, shift, offsets, table, base = _layout(run)

@@ -19,10 +19,14 @@ import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PegsolverError
+from .partition import decode
 from .shards import RunFile
+
+if TYPE_CHECKING:
+    from .partition import Words
 
 FORMAT = 1
 
@@ -51,6 +55,21 @@ class MemoryStore:
 
     def get_part(self, k: int, i: int) -> bytes:
         return self.parts[k, i]
+
+    def where(self, k: int, i: int) -> str:
+        """Where partition ``i`` of level ``k`` is kept, for errors."""
+        return f"partition {i} of level {k} (in memory)"
+
+    def load_part(self, k: int, i: int) -> tuple[Words, Words | None, Words | None]:
+        """Partition ``i`` of level ``k`` decoded: keys, low and high count words.
+
+        :raises PegsolverError: a partition that cannot be read or is corrupt, named by where it is.
+        """
+        data = self.get_part(k, i)
+        try:
+            return decode(data)
+        except PegsolverError as e:
+            raise PegsolverError(f"{self.where(k, i)}: {e}") from None
 
     def put_run(self, k: int, name: str, data: bytes) -> None:
         self.runs.setdefault(k, []).append(data)
@@ -142,10 +161,16 @@ class DirStore(MemoryStore):
             self.locked = None
 
     def put_part(self, k: int, i: int, data: bytes) -> None:
-        self._write(self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp", data)
+        self._write(self._part_path(k, i), data)
+
+    def where(self, k: int, i: int) -> str:
+        return repr(str(self._part_path(k, i)))
+
+    def _part_path(self, k: int, i: int) -> Path:
+        return self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp"
 
     def get_part(self, k: int, i: int) -> bytes:
-        path = self.root / f"level_{k:03d}" / f"part_{i:05d}.pegp"
+        path = self._part_path(k, i)
         try:
             return path.read_bytes()
         except OSError as e:
@@ -184,7 +209,7 @@ class DirStore(MemoryStore):
 
 def _differs(key: str, theirs: Any, ours: Any, names: Sequence[str]) -> str:
     # "board 'a', not 'b'", or, for the entries a user never types, both in the command line's words
-    if key in ("counted", "start", "finish"):
+    if key in ("counted", "start", "finish", "symmetries"):
         return f"{_shown(key, theirs, names)}, not {_shown(key, ours, names)}"
     return f"{key} {theirs!r}, not {ours!r}"
 
@@ -193,6 +218,9 @@ def _shown(key: str, value: Any, names: Sequence[str]) -> str:
     # an identity entry in the command line's words, holes by their names on the board
     if key == "counted":
         return "counts kept" if value else "positions only (--positions-only)"
+    if key == "symmetries":
+        return "every position counted (--unreduced)" if value == 1 else \
+            f"positions counted by symmetry class ({value} symmetries)"
     if not isinstance(value, int):
         return "no finish" if value is None else "?"
     if key == "start":

@@ -79,7 +79,10 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         raise BoardTextError(f"{source}: give exactly one of 'board' (a drawing) or 'variant' (a name)")
     if "variant" in data:
         from .variants import find_variant  # variants import this module's siblings only
-        variant = find_variant(str(data["variant"]))
+        try:
+            variant = find_variant(str(data["variant"]))
+        except PegsolverError as e:
+            raise fail("variant", str(e)) from None
         if rules and rules != variant.rules:
             if rules != "diagonal":
                 raise fail("rules", f"rules {rules!r} do not apply to variant {data['variant']!r}")

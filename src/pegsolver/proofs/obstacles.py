@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..model.board import Board
 from ..model.goal import Goal
+from ..model.notation import hole_name
 from . import pagoda
 from .classes import class_allows_pegs, class_finishes, has_classes, position_class
 
@@ -41,7 +42,9 @@ def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
     w = proofs[0] if proofs else None
     if w is None or not all(proofs):
         return None
-    many = f"one peg on any of {len(finishes)} holes" if len(finishes) != 1 else "one peg on its one possible hole"
+    names = [hole_name(shape, f.bit_length() - 1) for f in finishes]
+    many = (f"one peg on any of {len(finishes)} holes ({', '.join(names)})" if len(finishes) != 1
+            else f"one peg at {names[0]}, the one hole of its position class")
     where = goal.describe(shape) if goal.finish is not None else many
     return (f"a pagoda function is worth {pagoda.value(w, board.pegs_mask)} on the start and "
             f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start cannot reach "
