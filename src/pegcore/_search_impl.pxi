@@ -68,6 +68,7 @@ cdef enum:
     MAX_JUMP_WORDS = 16   # words of a set of legal jumps: 1024 jumps, 8 a hole of 128
     MAX_SYM = 15          # symmetries (besides the identity) whose images dfs carries down
     MAX_KIDS = 64         # children whose table keys dfs computes and prefetches at once
+    MAX_DEPTH = 129       # jumps from a start of at most 128 pegs, and one
 
 cdef enum:
     TABLE_MIN_LOG2 = 12   # first table: 4096 entries
@@ -98,6 +99,8 @@ cdef struct Ctx:
     bits_t* g_from       # per group: the holes its jumps start from
     int* g_shift         # per group: right then left shifts bringing over, then to, onto from
     int32_t* g_jump      # ngroups x nholes: the group's jump from each hole
+    int orth7            # 1: the 4 groups of orthogonal jumps on a grid 7 bits wide (English,
+    int g7[4]            # French, 3-3-2-2), their groups right, down, left, up: shifts by constants
     int32_t* slots       # seed order: nholes x ndir jump indices, -1 = off board
     int ndir
     int nsym             # symmetries besides the identity
@@ -300,7 +303,7 @@ cdef int pagoda_dead(Ctx* c, bits_t pegs) noexcept nogil:
 cdef void dead_end(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     # Counted, and kept when it has the fewest pegs yet: the fewest-pegs search's answer
     # (the fewest pegs reachable are always at a dead end). Rare, so off the hot path.
-    cdef int n = popcount_bits(pegs)
+    cdef int n = c.goal_depth + c.goal_count - depth   # the pegs left, without a popcount
     c.dead_ends += 1
     if n < c.best_pegs:
         c.best_pegs = n
@@ -312,6 +315,11 @@ cdef inline int goal_reached(Ctx* c, bits_t pegs) noexcept nogil:
     if c.goal_mask:
         return pegs == c.goal_mask
     return popcount_bits(pegs) == c.goal_count
+
+
+cdef inline int goal_at_depth(Ctx* c, bits_t pegs) noexcept nogil:
+    # goal_reached at the goal's depth, where the pegs are goal_count already
+    return pegs == c.goal_mask if c.goal_mask else 1
 
 
 cdef inline void images(Ctx* c, bits_t pegs, bits_t* out) noexcept nogil:
@@ -343,7 +351,7 @@ cdef inline int enter_node(Ctx* c, bits_t pegs, int depth, bits_t* key, const bi
         return 0
     c.nodes += 1
     if depth >= c.goal_depth:   # goal_count pegs left (no popcount a node)
-        return goal_reached(c, pegs)
+        return goal_at_depth(c, pegs)
     if c.npag and pagoda_dead(c, pegs):
         return 0
     if c.use_table:
@@ -468,37 +476,101 @@ cdef inline void legal_pair(Ctx* c, bits_t pegs, uint64_t* lo, uint64_t* hi) noe
     hi[0] = b
 
 
-cdef int dfs_plain(Ctx* c, bits_t pegs, int depth) noexcept nogil:
-    # dfs without a table, on boards of at most 128 jumps: the same search and counters,
-    # with none of the table's and the images' branches in the way and the legal jumps in
-    # two words (the plain search's nodes are its cheapest)
-    cdef int j, w, moved = 0
-    cdef uint64_t word, lo, hi
-    if poll_limits(c):
-        return 0
-    c.nodes += 1
-    if depth >= c.goal_depth:
-        return goal_reached(c, pegs)
-    if c.npag and pagoda_dead(c, pegs):
-        return 0
-    legal_pair(c, pegs, &lo, &hi)
-    for w in range(2):
-        word = lo if w == 0 else hi
-        while word:
-            j = (w << 6) | ctz64(word)
-            word &= word - 1
-            moved = 1
-            c.path[depth] = j
-            if dfs_plain(c, pegs ^ c.m3[j], depth + 1):
-                c.tests += j + 1
+cdef inline void legal_pair7(Ctx* c, bits_t pegs, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    # legal_pair for orth7 boards: the four groups' shifts are constants, not loads
+    cdef int g, j
+    cdef const int32_t* row
+    cdef bits_t m
+    cdef bits_t ms[4]
+    cdef uint64_t a = 0, b = 0, bit
+    ms[0] = c.g_from[c.g7[0]] & pegs & (pegs >> 1) & ~(pegs >> 2)
+    ms[1] = c.g_from[c.g7[1]] & pegs & (pegs >> 7) & ~(pegs >> 14)
+    ms[2] = c.g_from[c.g7[2]] & pegs & (pegs << 1) & ~(pegs << 2)
+    ms[3] = c.g_from[c.g7[3]] & pegs & (pegs << 7) & ~(pegs << 14)
+    for g in range(4):
+        m = ms[g]
+        row = c.g_jump + c.g7[g] * c.nholes
+        while m:
+            j = row[lowest_hole(m)]
+            bit = (<uint64_t>1) << (j & 63)
+            if j < 64:
+                a |= bit
+            else:
+                b |= bit
+            m &= m - 1
+    lo[0] = a
+    hi[0] = b
+
+
+cdef int dfs_plain(Ctx* c, bits_t pegs) noexcept nogil:
+    # dfs without a table, on boards of at most 128 jumps: the same search, nodes and
+    # counters, as a loop over an explicit stack instead of calls (the plain search's
+    # nodes are its cheapest, and the call's frame and the counters' stores were most
+    # of their cost). Each depth keeps its untried legal jumps in two words.
+    cdef int j, d = 0, goal_depth = c.goal_depth
+    cdef uint64_t lo, hi, nodes = c.nodes, tests = c.tests, next_poll = c.next_poll
+    cdef uint64_t njumps = c.njumps
+    cdef const bits_t* m3 = c.m3
+    cdef int32_t* path = c.path
+    cdef bits_t at[MAX_DEPTH]
+    cdef uint64_t left_lo[MAX_DEPTH]
+    cdef uint64_t left_hi[MAX_DEPTH]
+    while True:
+        # enter the position pegs at depth d; settled: go back to its parent
+        if nodes >= next_poll:
+            c.nodes = nodes
+            if poll_due(c):
+                break
+            next_poll = c.next_poll
+        nodes += 1
+        if d >= goal_depth:
+            if goal_at_depth(c, pegs):
+                c.nodes, c.tests = nodes, tests + path_tests(path, d)
                 return 1
-            if c.stop:
-                c.tests += j + 1
-                return 0
-    c.tests += c.njumps
-    if not moved:
-        dead_end(c, pegs, depth)
+            d -= 1
+        elif c.npag and pagoda_dead(c, pegs):
+            d -= 1
+        else:
+            if c.orth7:
+                legal_pair7(c, pegs, &lo, &hi)
+            else:
+                legal_pair(c, pegs, &lo, &hi)
+            if lo | hi:
+                at[d], left_lo[d], left_hi[d] = pegs, lo, hi
+            else:
+                tests += njumps
+                dead_end(c, pegs, d)
+                d -= 1
+        # the next untried jump of the deepest position that has one
+        while d >= 0:
+            if left_lo[d]:
+                j = ctz64(left_lo[d])
+                left_lo[d] &= left_lo[d] - 1
+                break
+            if left_hi[d]:
+                j = 64 | ctz64(left_hi[d])
+                left_hi[d] &= left_hi[d] - 1
+                break
+            tests += njumps   # every jump tried and failed
+            d -= 1
+        if d < 0:
+            c.nodes, c.tests = nodes, tests
+            return 0
+        path[d] = j
+        pegs = at[d] ^ m3[j]
+        d += 1
+    # stopped by a limit: each position on the path counts the jumps up to its child's
+    c.tests = tests + path_tests(path, d)
     return 0
+
+
+cdef inline uint64_t path_tests(const int32_t* path, int depth) noexcept nogil:
+    # the tests of a scan in jump order up to each jump on the path (the seed's noOfTests)
+    cdef uint64_t n = 0
+    cdef int i
+    for i in range(depth):
+        n += path[i] + 1
+    return n
 
 
 cdef int seed_dfs(Ctx* c, bits_t pegs, int depth) noexcept nogil:
@@ -614,6 +686,11 @@ cdef void group_jumps(Ctx* c, const int32_t[:, ::1] jumps):
                 c.g_shift[4 * g + 2 * k + 1] = -d if d < 0 else 0
         c.g_from[g] |= hole_bit(f)
         c.g_jump[g * c.nholes + f] = i
+    c.orth7 = c.ngroups == 4
+    for k, steps in enumerate(((1, 2), (7, 14), (-1, -2), (-7, -14))):
+        g = seen.get(steps, -1)
+        c.orth7 = c.orth7 and g >= 0
+        c.g7[k] = g
 
 
 def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
@@ -783,7 +860,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             elif use_table or nj > 128:
                 solved = dfs(&c, pegs, 0, NULL, 0)
             else:
-                solved = dfs_plain(&c, pegs, 0)
+                solved = dfs_plain(&c, pegs)
         elapsed = now_seconds() - t0
         depth = popcount_bits(pegs) - goal_count
         return {
