@@ -7,6 +7,7 @@ import os
 import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
+    from ..engine.outcome import Reason
     from ..errors import CoreMissingError, PegsolverError
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:   # before a command had an answer to print (later, it prints its own)
         if getattr(args, "json", False):
-            print(json.dumps({"reason": "interrupted", "error": "interrupted before the command had an answer"}))
+            print(json.dumps({"reason": Reason.INTERRUPTED.value,
+                              "error": "interrupted before the command had an answer"}))
         print("pegsolver: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
