@@ -7,6 +7,7 @@ import pytest
 import pegsolver
 from pegsolver import Board, Goal, GoalError, Limit, PegsolverError, solve
 from pegsolver.apps.cli import main
+from replay import replay_coords
 
 
 def test_goals_take_hole_names_and_check_themselves():
@@ -143,3 +144,37 @@ def test_third_trial_findings(capsys, tmp_path):
     assert code == 2 and "bad.toml, line 2: unsupported variant: 'englsh'" in err
     code, _, err = run(capsys, "count", "english", "--memory-gb", "100000")
     assert code == 2 and "--memory-gb 100000 is more than this machine's memory" in err
+
+
+def test_fourth_trial_findings(capsys, tmp_path):
+    # unsolved under a limit: the closest dead end, replayed independently to its pegs
+    code, out, _ = run(capsys, "solve", "diamond", "--vacant", "e1", "--nodes", "20000", "--strategy", "dfs", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["final"] is None and data["closest"]
+    board = pegsolver.find_variant("diamond").board().with_vacant("e1")
+    coords = board.shape.coords
+    pairs = [(coords[board.hole(a)], coords[board.hole(b)]) for a, b in (n.split("-") for n in data["closest"])]
+    left = replay_coords(board.shape.rules, coords, {coords[h] for h in board.pegs()}, pairs)
+    assert len(left) == data["closest_pegs"]
+    # a board file's vacancy list: empty, or a hole twice
+    for text, message in (('variant = "french"\nvacant = []\n', "lists no hole"),
+                          ('variant = "french"\nvacant = ["c1", "c1"]\n', "lists hole c1 twice")):
+        path = tmp_path / "b.toml"
+        path.write_text(text)
+        code, _, err = run(capsys, "solve", str(path))
+        assert code == 2 and "line 2" in err and message in err
+    assert pegsolver.find_variant("french").board().with_vacant(["c1"]).vacancies() == \
+        pegsolver.find_variant("french").board().with_vacant("c1").vacancies()
+    # a usage error is one line
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "english", "--seconds", "abc"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "invalid float value: 'abc'" in err
+
+
+def test_the_public_modules_load_as_attributes_of_the_package():
+    import subprocess
+    import sys
+    code = "import pegsolver; print(callable(pegsolver.moves.count_moves), callable(pegsolver.analysis.analyse))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["True", "True"], out.stderr

@@ -178,6 +178,9 @@ def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
         analyse("triangle6", spill=tmp_path / "t5", resume=True)
     with pytest.raises(SpillError, match=r"by symmetry class \(2 symmetries\), not every position counted \(--unre"):
         analyse("triangle5", spill=tmp_path / "t5", resume=True, reduced=False)
+    analyse("triangle5", finish="1", spill=tmp_path / "f1", memory_bytes=16 * MIB)
+    with pytest.raises(SpillError, match="finish on hole 1, not finish on hole 13"):   # not the symmetries
+        analyse("triangle5", finish="13", spill=tmp_path / "f1", resume=True)
     with pytest.raises(SpillError, match="nothing to resume"):
         analyse("triangle5", spill=tmp_path / "empty", resume=True)
     with pytest.raises(SpillError, match="holds a run already"):
@@ -312,7 +315,13 @@ def _count_then_signal(args, delay, sig, group):
     # the signal goes to the whole group (a terminal's Ctrl-C, a batch system's SIGTERM) or
     # to pegsolver alone (`kill`)
     proc = interrupting.start(["count", *args], new_group=True)
-    time.sleep(delay)
+    if delay is None:   # as soon as the run starts its first other process: inside the cluster's start
+        for _ in range(600):
+            if _others_in_group(proc.pid):
+                break
+            time.sleep(0.01)
+    else:
+        time.sleep(delay)
     if group:
         os.killpg(proc.pid, sig)
     else:
@@ -330,9 +339,22 @@ def _count_then_signal(args, delay, sig, group):
     return proc.returncode, out, err
 
 
-@pytest.mark.parametrize("sig, delay", [(signal.SIGINT, 1.0), (signal.SIGINT, 4.0), (signal.SIGTERM, 4.0)])
+def _others_in_group(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != pid:
+            try:
+                if os.getpgid(int(entry)) == pid:
+                    found.append(int(entry))
+            except (ProcessLookupError, PermissionError):
+                pass
+    return found
+
+
+@pytest.mark.parametrize("sig, delay", [(signal.SIGINT, 1.0), (signal.SIGINT, 4.0), (signal.SIGTERM, None),
+                                        (signal.SIGTERM, 4.0)])
 def test_a_signal_to_two_workers_stops_them_all_without_a_traceback(sig, delay):
-    # 1 s: while the workers start; 4 s: while they count
+    # 1 s, or the first other process: while the workers start; 4 s: while they count
     pytest.importorskip("distributed")
     rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--workers", "2"], delay, sig, group=True)
     assert rc == 130 and "Traceback" not in err, err

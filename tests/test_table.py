@@ -57,3 +57,23 @@ def test_the_survey_takes_one_limit_per_pair():
     assert any(e.reason == "node limit" for e in survey) and not survey.settled
     with pytest.raises(PegsolverError, match="limit must be"):
         survey_vacancies(board, limit=5)
+
+
+def test_solution_counts_stopped_by_a_limit_print_what_they_finished(capsys, monkeypatch):
+    import pegsolver.analysis as analysis
+    real, calls = analysis.analyse, []
+
+    def third_runs_out_of_time(board, **kw):   # the third vacancy's count meets its time limit
+        calls.append(board)
+        if len(calls) == 3:
+            kw["limit"] = kw["limit"].replace(seconds=1e-9)
+        return real(board, **kw)
+    monkeypatch.setattr(analysis, "analyse", third_runs_out_of_time)
+    code = main(["count", "triangle6", "--table", "--json"])
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert code == 1 and data["stopped"] == "time limit" and data["complete"] is False
+    done = {v for b in calls[:2] for v in b.vacancies()}    # and their images under the symmetries
+    assert len(data["solutions"]) >= len(done) > 0 and "vacancies were done" in captured.err
+    whole = analysis.solution_counts("triangle6").to_json()["solutions"]
+    assert all(data["solutions"][v] == whole[v] for v in data["solutions"])

@@ -47,11 +47,16 @@ _SOURCES = {
 }
 
 
+_MODULES = ("analysis", "moves", "survey")   # the public modules beside the names above
+
+
 def __getattr__(name: str) -> object:
     if name in _SOURCES:
         value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
     elif name == "boardfile":
         value = importlib.import_module(".model.boardfile", __name__)
+    elif name in _MODULES:   # pegsolver.moves.count_moves(...) after a plain import pegsolver
+        value = importlib.import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -205,9 +205,10 @@ def make_run(shape: Shape, group: list[Perm], limit: Limit, deadline: float | No
 class AnalysisStopped(PegsolverError):
     """A whole-board run stopped before the end; ``reason`` is one of ``STOP_REASONS``."""
 
-    def __init__(self, message: str, reason: str):
+    def __init__(self, message: str, reason: str, partial: SolutionCounts | None = None):
         super().__init__(message)
         self.reason = reason
+        self.partial = partial   # solution_counts: the vacancies finished before the stop
 
 
 def solution_counts(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,
@@ -219,7 +220,8 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
         (0: unsolvable), with its text and JSON.
         Vacancies that a symmetry maps onto one already counted are not enumerated again.
     :param progress: called as ``progress(vacancy)`` before each enumeration.
-    :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C); ``reason`` says which.
+    :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C); ``reason`` says which, and
+        ``partial`` holds the vacancies counted before it.
     :raises PegsolverError: a time limit that is not a positive, finite number of seconds.
     Other errors as :func:`analyse`.
     """
@@ -239,7 +241,7 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
         if a.stopped:
             raise AnalysisStopped(f"the solution counts stopped at vacancy {hole_name(shape, v)} ({a.message}); "
                                   f"{len(counts) // shape.size} "
-                                  f"of {shape.size} vacancies were done", a.stopped)
+                                  f"of {shape.size} vacancies were done", a.stopped, counts)
         for p in shape.symmetries:
             if (p[v], 0) not in counts:
                 for f in range(shape.size):

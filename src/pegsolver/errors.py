@@ -67,3 +67,8 @@ class BenchError(PegsolverError):
 
 class CoreMissingError(ImportError):
     """The compiled core is not built; the message says how to build it."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a count (``kill``, or a batch system's time limit): it stops the run
+    as Ctrl-C does, keeping the levels finished."""

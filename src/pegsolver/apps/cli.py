@@ -8,7 +8,7 @@ import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from ..engine.outcome import Reason
-    from ..errors import CoreMissingError, PegsolverError
+    from ..errors import CoreMissingError, PegsolverError, Terminated
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
     from .cli_boards import (
@@ -62,11 +62,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"error": str(e)}))
         print(f"pegsolver: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:   # before a command had an answer to print (later, it prints its own)
+    except KeyboardInterrupt as e:   # before a command had an answer to print (later, it prints its own)
+        what = "stopped by SIGTERM" if isinstance(e, Terminated) else Reason.INTERRUPTED.value   # count's SIGTERM
         if getattr(args, "json", False):
-            print(json.dumps({"reason": Reason.INTERRUPTED.value,
-                              "error": "interrupted before the command had an answer"}))
-        print("pegsolver: interrupted", file=sys.stderr)
+            print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": f"{what} before the command had an answer"}))
+        print(f"pegsolver: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.

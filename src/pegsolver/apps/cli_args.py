@@ -39,7 +39,8 @@ class JsonErrorParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         if JsonErrorParser.wants_json:
             print(json.dumps({"error": message}))
-        super().error(message)
+        # one line, as every other error; the usage is one --help away
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 class CommandParser(JsonErrorParser):

@@ -199,7 +199,12 @@ def cmd_count(args: argparse.Namespace) -> int:
             with progress_bar("vacancies", shape.size) as bar:
                 table = analysis.solution_counts(shape, progress=lambda v: bar.advance(), limit=limit,
                                                  force=args.force)
-        except analysis.AnalysisStopped as stop:
+        except analysis.AnalysisStopped as stop:   # what was finished, then why it stopped
+            if stop.partial is not None and args.json:
+                print(json.dumps({**stop.partial.to_json(args.notation), "stopped": stop.reason,
+                                  "message": str(stop)}))
+            elif stop.partial:
+                print(stop.partial.to_text(args.notation))
             print(f"pegsolver: {stop}", file=sys.stderr)
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))

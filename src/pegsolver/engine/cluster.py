@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PegsolverError
+from ..errors import PegsolverError, Terminated
 from ..model.geometry import Shape
-from .levels import LevelStop, Perm, Terminated
+from .levels import LevelStop, Perm
 from .limits import size_text
 from .outcome import Reason
 from .partition import decode, encode
@@ -239,17 +239,24 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
         for sig in noted:
             signal.signal(sig, lambda signum, _: pressed.append(signum))
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    started: tuple[Any, Any, str] | None = None
+    failed: ClusterError | None = None
     try:
-        client, cluster, scratch = _start_local(dask, workers, budget)
+        started = _start_local(dask, workers, budget)
+    except ClusterError as e:   # also the workers' processes stopped by the same signal
+        failed = e
     finally:
         if noted:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)   # a held Ctrl-C arrives: noted
             for sig in noted:
                 signal.signal(sig, old[sig])
     if pressed:
-        stop_local(client, cluster, scratch)
+        if started is not None:
+            stop_local(*started)
         raise Terminated if signal.SIGTERM in pressed else KeyboardInterrupt
-    return client, cluster, scratch
+    if failed is not None or started is None:
+        raise failed or ClusterError("the Dask LocalCluster did not start")
+    return started
 
 
 def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any, str]:

@@ -233,8 +233,13 @@ class SolutionCounts(dict[tuple[Hole, Hole], int]):
         def name(h: Hole) -> str:
             return name_of_hole(self.shape, h, style)
         return {"board": self.shape.name,
-                "solutions": {name(v): {name(f): self[(v, f)] for f in range(n) if self[(v, f)]} for v in range(n)},
-                "total": sum(self.values())}
+                "solutions": {name(v): {name(f): self[(v, f)] for f in range(n) if self[(v, f)]}
+                              for v in self.vacancies()},
+                "total": sum(self.values()), "complete": len(self.vacancies()) == n}
+
+    def vacancies(self) -> list[Hole]:
+        """The vacancies counted: all of them, unless a limit stopped the counts."""
+        return [v for v in range(self.shape.size) if (v, 0) in self]
 
     def to_text(self, style: str = "algebraic") -> str:
         """A table: one row per vacancy, one column per finish (blank: no solution), and the totals."""
@@ -245,7 +250,7 @@ class SolutionCounts(dict[tuple[Hole, Hole], int]):
         def name(h: Hole) -> str:
             return name_of_hole(self.shape, h, style)
         rows = [[name(v), f"{sum(self[(v, f)] for f in range(n)):,}"]
-                + [f"{self[(v, f)]:,}" if self[(v, f)] else "" for f in range(n)] for v in range(n)]
+                + [f"{self[(v, f)]:,}" if self[(v, f)] else "" for f in range(n)] for v in self.vacancies()]
         return "\n".join([
             f"board: {self.shape.name}; solutions of each vacancy (row) -> finish (column) problem; blank: none",
             align_columns(["vacancy", "all"] + [name(f) for f in range(n)], rows, ("right",) * (n + 2)),

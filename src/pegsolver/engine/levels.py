@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ..errors import PegsolverError
+from ..errors import PegsolverError, Terminated
 from ..model.geometry import Hole, Shape
 from ..proofs.classes import has_classes, position_class
 from .core import enum_core, enum_sizes
@@ -318,11 +318,6 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
     result._winning = winning
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences, len(winning[i]))
                      for i, lv in enumerate(result.levels)]
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during a count (``kill``, or a batch system's time limit): it stops the run
-    as Ctrl-C does, keeping the levels finished."""
 
 
 def _terminate(signum: int, frame: object) -> None:

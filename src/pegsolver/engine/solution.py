@@ -102,6 +102,10 @@ class Solution:
             "jumps": self.jump_names(style),
             "moves": self.move_names(style),
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
+            # unsolved: the jumps to the dead end with the fewest pegs the search met, and its pegs
+            "closest": [jump_name(shape, j, style) for j in self.closest] if not self.solved else [],
+            "closest_pegs": (shape.size - len(self.start.vacancies()) - len(self.closest)
+                             if self.closest and not self.solved else None),
             "optimal": self.optimal,
             "lower_bound": self.lower_bound,
             "stats": asdict(self.stats),

@@ -128,7 +128,8 @@ class DirStore(MemoryStore):
             raise SpillError(f"the spill directory {str(self.root.parent)!r} holds a run already: resume it "
                              f"with --resume, or give an empty directory")
         theirs = record.get("identity", {})
-        for key, ours in self.identity.items():
+        # what the user gave (board, start, finish, counts) first: the symmetries follow from them
+        for key, ours in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries"):
             if theirs.get(key) != ours:
                 raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with "
                                  f"{_differs(key, theirs.get(key), ours, self.names)}: it cannot be "

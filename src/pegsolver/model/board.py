@@ -21,6 +21,8 @@ from .notation import hole_name, jump_name, parse_hole, parse_move
 from .textboard import format_board, parse_board_text
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy.typing as npt
 
     from .variants import Variant
@@ -93,13 +95,16 @@ class Board:
         """A new board on the same shape with other pegs and no history."""
         return Board(self.shape, pegs_mask, self.default_goal)
 
-    def with_vacant(self, *holes: Hole | str) -> Board:
+    def with_vacant(self, *holes: Hole | str | Sequence[Hole | str]) -> Board:
         """A new board with every hole filled but ``holes`` (names like ``"c1"``, or 0-based
-        indices): ``find_variant("french").board().with_vacant("c1")`` is the c1 start.
+        indices; or one list of them): ``find_variant("french").board().with_vacant("c1")``
+        is the c1 start.
 
         :raises UnknownHoleError: a name or index that is no hole of this board.
         :raises PegsolverError: no hole given, a hole given twice, or every hole vacant.
         """
+        if len(holes) == 1 and isinstance(holes[0], (list, tuple)):   # with_vacant(["c1", "e1"]) too
+            holes = tuple(holes[0])
         if not holes:
             raise PegsolverError("with_vacant needs at least one hole to leave empty")
         index = [self.hole(h) if isinstance(h, str) else self._index(h) for h in holes]

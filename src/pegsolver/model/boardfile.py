@@ -94,10 +94,15 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         board = _parse_drawing(raw, data["board"], source, name, rules)
     if "vacant" in data:
         holes = data["vacant"] if isinstance(data["vacant"], list) else [data["vacant"]]
+        if not holes:
+            raise fail("vacant", "'vacant' lists no hole; leave it out for the board's own start")
         try:
-            empty = {parse_hole(board.shape, str(h)) for h in holes}
+            empty = [parse_hole(board.shape, str(h)) for h in holes]
         except PegsolverError as e:
             raise fail("vacant", str(e)) from None
+        if len(set(empty)) != len(empty):
+            twice = next(str(h) for h, e in zip(holes, empty) if empty.count(e) > 1)
+            raise fail("vacant", f"'vacant' lists hole {twice} twice")
         board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in empty))
         if not board.pegs_mask:
             raise fail("vacant", "'vacant' leaves no peg on the board")
