@@ -264,7 +264,8 @@ def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any,
     try:
         with importlib.import_module("dask").config.set(LOCAL_MEMORY):
             cluster = dask.LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.ERROR, local_directory=scratch,
+                                        dashboard_address=":0",   # any free port: no warning beside another
+                                        silence_logs=logging.ERROR, local_directory=scratch,
                                         memory_limit=max(budget // (workers or 1), WORKER_LEAST) if budget
                                         else "auto")
     except RuntimeError as e:   # a worker process that could not start (its error is above)
