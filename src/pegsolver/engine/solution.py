@@ -104,8 +104,7 @@ class Solution:
             "final": [hole_name(shape, h) for h in self.final.pegs()] if self.solved or self.jumps else None,
             # unsolved: the jumps to the dead end with the fewest pegs the search met, and its pegs
             "closest": [jump_name(shape, j, style) for j in self.closest] if not self.solved else [],
-            "closest_pegs": (shape.size - len(self.start.vacancies()) - len(self.closest)
-                             if self.closest and not self.solved else None),
+            "closest_pegs": self.start.peg_count - len(self.closest) if self.closest and not self.solved else None,
             "optimal": self.optimal,
             "lower_bound": self.lower_bound,
             "stats": asdict(self.stats),

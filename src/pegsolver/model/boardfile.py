@@ -101,7 +101,7 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         except PegsolverError as e:
             raise fail("vacant", str(e)) from None
         if len(set(empty)) != len(empty):
-            twice = next(str(h) for h, e in zip(holes, empty) if empty.count(e) > 1)
+            twice = next(str(h) for h, index in zip(holes, empty) if empty.count(index) > 1)
             raise fail("vacant", f"'vacant' lists hole {twice} twice")
         board = board.with_pegs(board.shape.full_mask & ~sum(1 << h for h in empty))
         if not board.pegs_mask:
