@@ -99,8 +99,8 @@ cdef struct Ctx:
     bits_t* g_from       # per group: the holes its jumps start from
     int* g_shift         # per group: right then left shifts bringing over, then to, onto from
     int32_t* g_jump      # ngroups x nholes: the group's jump from each hole
-    int orth7            # 1: the 4 groups of orthogonal jumps on a grid 7 bits wide (English,
-    int g7[4]            # French, 3-3-2-2), their groups right, down, left, up: shifts by constants
+    int orth7            # 1: only the 4 groups of orthogonal jumps on a grid 7 bits wide (English,
+    int g7[4]            # French), their groups right, down, left, up: shifts by constants
     int32_t* slots       # seed order: nholes x ndir jump indices, -1 = off board
     int ndir
     int nsym             # symmetries besides the identity
@@ -453,51 +453,41 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noe
     return 0
 
 
+cdef inline void pair_add(const int32_t* row, bits_t m, uint64_t* a, uint64_t* b) noexcept nogil:
+    # the jumps (row: each from-hole's jump) of a group's legal from-holes m into two words
+    cdef int j
+    cdef uint64_t bit
+    while m:
+        j = row[lowest_hole(m)]
+        bit = (<uint64_t>1) << (j & 63)
+        if j < 64:
+            a[0] |= bit
+        else:
+            b[0] |= bit
+        m &= m - 1
+
+
 cdef inline void legal_pair(Ctx* c, bits_t pegs, uint64_t* lo, uint64_t* hi) noexcept nogil:
     # legal_jumps for boards of at most 128 jumps, in two words the caller keeps in registers
-    cdef int g, j
+    cdef int g
     cdef const int* s
-    cdef const int32_t* row
-    cdef bits_t m
-    cdef uint64_t a = 0, b = 0, bit
+    cdef uint64_t a = 0, b = 0
     for g in range(c.ngroups):
         s = c.g_shift + 4 * g
-        m = c.g_from[g] & pegs & ((pegs >> s[0]) << s[1]) & ~((pegs >> s[2]) << s[3])
-        row = c.g_jump + g * c.nholes
-        while m:
-            j = row[lowest_hole(m)]
-            bit = (<uint64_t>1) << (j & 63)
-            if j < 64:
-                a |= bit
-            else:
-                b |= bit
-            m &= m - 1
+        pair_add(c.g_jump + g * c.nholes,
+                 c.g_from[g] & pegs & ((pegs >> s[0]) << s[1]) & ~((pegs >> s[2]) << s[3]), &a, &b)
     lo[0] = a
     hi[0] = b
 
 
 cdef inline void legal_pair7(Ctx* c, bits_t pegs, uint64_t* lo, uint64_t* hi) noexcept nogil:
     # legal_pair for orth7 boards: the four groups' shifts are constants, not loads
-    cdef int g, j
-    cdef const int32_t* row
-    cdef bits_t m
-    cdef bits_t ms[4]
-    cdef uint64_t a = 0, b = 0, bit
-    ms[0] = c.g_from[c.g7[0]] & pegs & (pegs >> 1) & ~(pegs >> 2)
-    ms[1] = c.g_from[c.g7[1]] & pegs & (pegs >> 7) & ~(pegs >> 14)
-    ms[2] = c.g_from[c.g7[2]] & pegs & (pegs << 1) & ~(pegs << 2)
-    ms[3] = c.g_from[c.g7[3]] & pegs & (pegs << 7) & ~(pegs << 14)
-    for g in range(4):
-        m = ms[g]
-        row = c.g_jump + c.g7[g] * c.nholes
-        while m:
-            j = row[lowest_hole(m)]
-            bit = (<uint64_t>1) << (j & 63)
-            if j < 64:
-                a |= bit
-            else:
-                b |= bit
-            m &= m - 1
+    cdef uint64_t a = 0, b = 0
+    cdef const int* g = c.g7
+    pair_add(c.g_jump + g[0] * c.nholes, c.g_from[g[0]] & pegs & (pegs >> 1) & ~(pegs >> 2), &a, &b)
+    pair_add(c.g_jump + g[1] * c.nholes, c.g_from[g[1]] & pegs & (pegs >> 7) & ~(pegs >> 14), &a, &b)
+    pair_add(c.g_jump + g[2] * c.nholes, c.g_from[g[2]] & pegs & (pegs << 1) & ~(pegs << 2), &a, &b)
+    pair_add(c.g_jump + g[3] * c.nholes, c.g_from[g[3]] & pegs & (pegs << 7) & ~(pegs << 14), &a, &b)
     lo[0] = a
     hi[0] = b
 
