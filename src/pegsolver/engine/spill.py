@@ -6,7 +6,8 @@ the backward levels of a finish), each with ``run.json``: what the enumeration i
 start, symmetries, counted or not, this format's version) and the levels finished, with
 their figures. A level's partitions are files ``level_K/part_I.pegp`` (engine.partition's
 stored form); the children of the level being built are ``runs_K/*.pegr`` until merged.
-Only the last finished level is kept; a run resumed from the directory starts there.
+Only the last finished level is kept (every level, when a run keeps its levels to find the
+winning positions of a finish); a run resumed from the directory starts at the last.
 One process at a time uses a spill directory: it holds the lock on ``DIR/.pegsolver.lock``
 (``flock``, released by the kernel when the process ends, even by kill -9).
 """
