@@ -235,9 +235,9 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     noted = [sig for sig, handler in old.items() if handler is not signal.SIG_IGN]
     if noted:
-        importlib.import_module("multiprocessing.resource_tracker").ensure_running()
-        for sig in noted:
+        for sig in noted:   # before any process starts: a signal from then on is noted
             signal.signal(sig, lambda signum, _: pressed.append(signum))
+        importlib.import_module("multiprocessing.resource_tracker").ensure_running()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     started: tuple[Any, Any, str] | None = None
     failed: ClusterError | None = None
