@@ -1,5 +1,5 @@
-# Memory for tables and stages: zeroed blocks, large ones mapped on huge pages, grown
-# in place with mremap. mremap is Linux's: this part is why the enumeration is Linux only.
+# Memory for tables and stages: zeroed blocks, large ones mapped (on huge pages when
+# asked), grown in place with mremap. mremap is Linux's: this part is why the enumeration is Linux only.
 
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
@@ -17,11 +17,13 @@ cdef inline size_t mapped_size(size_t nbytes) noexcept nogil:
     return (nbytes + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
 
 
-cdef void* zeroed(size_t nbytes) noexcept nogil:
-    # Zeroed memory. Large blocks are fresh mappings (already zero) on huge pages:
-    # random probes into hundreds of megabytes otherwise spend much of their time on
-    # TLB misses. Pages are mapped when first touched, so an arena pays only for what
-    # it uses.
+cdef void* zeroed(size_t nbytes, bint huge=True) noexcept nogil:
+    # Zeroed memory. Large blocks are fresh mappings (already zero), on huge pages for
+    # tables: random probes into hundreds of megabytes otherwise spend much of their
+    # time on TLB misses. A stage is written and read in order and takes small pages:
+    # where the kernel must find (or a hypervisor back) 2 MiB at a time, a fresh huge
+    # page costs several times its small pages. Pages are mapped when first touched, so
+    # an arena pays only for what it uses.
     cdef void* p
     cdef size_t n
     if nbytes < MAPPED:
@@ -34,11 +36,12 @@ cdef void* zeroed(size_t nbytes) noexcept nogil:
     p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     if p == MAP_FAILED:
         return NULL
-    madvise(p, n, MADV_HUGEPAGE)  # advice only: ignored where unsupported
+    if huge:
+        madvise(p, n, MADV_HUGEPAGE)  # advice only: ignored where unsupported
     return p
 
 
-cdef void* regrow(void* p, size_t old_bytes, size_t nbytes) noexcept nogil:
+cdef void* regrow(void* p, size_t old_bytes, size_t nbytes, bint huge=True) noexcept nogil:
     # A larger block with the old one's contents (the rest zero); NULL when refused,
     # leaving p as it was. A mapping is extended in place or moved, so only the added
     # pages are new to the process: fresh pages cost the kernel a clearing pass each.
@@ -48,9 +51,10 @@ cdef void* regrow(void* p, size_t old_bytes, size_t nbytes) noexcept nogil:
         q = mremap(p, mapped_size(old_bytes), n, MREMAP_MAYMOVE)
         if q == MAP_FAILED:
             return NULL
-        madvise(q, n, MADV_HUGEPAGE)
+        if huge:
+            madvise(q, n, MADV_HUGEPAGE)
         return q
-    q = zeroed(nbytes)
+    q = zeroed(nbytes, huge)
     if q != NULL and p != NULL:
         memcpy(q, p, min(old_bytes, nbytes))
         release(p, old_bytes)

@@ -34,7 +34,7 @@ cdef class Stage:
         if self.nblocks < STAGE_MIN_BLOCKS:
             raise ValueError(f"a stage of {nbytes:,} bytes is under {STAGE_MIN_BLOCKS} blocks of {BLOCK_WORDS * 8} bytes")
         self.mem_bytes = <size_t>self.nblocks * BLOCK_WORDS * 8
-        self.arena = <uint64_t*>zeroed(self.mem_bytes)
+        self.arena = <uint64_t*>zeroed(self.mem_bytes, False)
         self.next_block = <int32_t*>malloc(self.nblocks * sizeof(int32_t))
         if self.arena == NULL or self.next_block == NULL:
             raise MemoryError(f"a stage of {nbytes:,} bytes")
@@ -61,7 +61,7 @@ cdef class Stage:
         if q == NULL:
             return False
         self.next_block = <int32_t*>q
-        p = <uint64_t*>regrow(self.arena, self.mem_bytes, new_bytes)
+        p = <uint64_t*>regrow(self.arena, self.mem_bytes, new_bytes, False)
         if p == NULL:
             return False
         self.arena = p
