@@ -142,7 +142,8 @@ cdef class Level:
 
     def clear(self, uint64_t expect=0, int region_bits=0):
         """Empty the table for ``expect`` positions at half load, in 2**region_bits
-        regions. It keeps its memory when that is large enough, else grows it.
+        regions. It keeps its memory when that is large enough, else grows it; only the
+        bytes that held positions are cleared (grown memory is fresh, already zero).
         A table too small would grow while a region's children go in, and a region merged
         into a table much smaller than its share piles up in one long probe run.
 
@@ -151,6 +152,7 @@ cdef class Level:
         cdef uint64_t size = max(<uint64_t>TABLE_MIN_SLOTS, 2 * expect)
         cdef size_t nbytes = size * self.slot_bytes()
         cdef void* p
+        cdef size_t dirty = min(nbytes, self.mem_bytes)   # what held positions: the rest is fresh (zero)
         if not 0 <= region_bits or (1 << (self.part_bits + region_bits)) > BUCKETS:
             raise ValueError(f"at most {BUCKETS} partitions x regions")
         self.n = 0
@@ -174,7 +176,7 @@ cdef class Level:
             self.mem_bytes = nbytes
         self.size = size
         with nogil:
-            memset(<void*>self.slots if self.counted else <void*>self.keys, 0, nbytes)
+            memset(<void*>self.slots if self.counted else <void*>self.keys, 0, dirty)
         return True
 
 
