@@ -85,6 +85,9 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "english", "--nodes", "0"], "--nodes must be at least 1"),
     (["solve", "english", "--seconds", "-1"], "--seconds must be 0"),
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),
+    (["solve", "diamond-diagonal-diagonal"], "the suffix -diagonal is given once"),
+    (["solve", "triangle5-diagonal"], "diagonal jumps need a square grid"),
+    (["count", "english", "--memory-gb", "0.001", "--threads", "1"], "below the 2 MiB that an enumeration on 1 thread"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):
     code, out, err = run(capsys, *argv)
@@ -136,3 +139,10 @@ def test_ctrl_c_stops_a_whole_table():
 def test_rules_only_for_drawn_boards(capsys):
     code, _, err = run(capsys, "solve", "english", "--rules", "diagonal")
     assert code == 2 and "english-diagonal" in err
+
+
+def test_an_extra_word_points_to_its_command_help(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["count", "english", "--finish", "d4", "d5"])
+    assert stop.value.code == 2
+    assert "pegsolver count: error: unrecognized arguments: d5 (see pegsolver count --help)" in capsys.readouterr().err

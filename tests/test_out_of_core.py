@@ -210,7 +210,7 @@ def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path,
 
 
 def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):
-    a = analyse("english", spill=tmp_path, memory_bytes=MIB, threads=1, seconds=60)
+    a = analyse("english", spill=tmp_path, memory_bytes=2 * MIB, threads=1, seconds=60)
     assert a.stopped == "memory limit" and "too small for one partition" in a.message
 
 

@@ -32,7 +32,7 @@ from .engine.level_memory import (
     stage_bytes,
 )
 from .engine.levels import STOP_REASONS, LevelRun, Perm, count_levels, symmetry_group
-from .engine.limits import MIB, PIB, Limit, check_memory, check_seconds, check_threads
+from .engine.limits import MIB, PIB, Limit, check_memory, check_seconds, check_threads, size_text
 from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
@@ -47,7 +47,8 @@ __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "ana
 
 def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None) -> Limit:
     """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
-    a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
+    a power of two, memory from (threads + 1) MiB to 1 PiB (default: 3/4 of the memory
+    available now).
 
     :raises PegsolverError: a value out of range, ``limit`` not a Limit, or a part given both
         in ``limit`` and as a keyword.
@@ -63,7 +64,13 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     seconds = limit.seconds if seconds is None else check_seconds(seconds)
     budget = limit.memory_or(memory.available_memory() * 3 // 4) if memory_bytes is None else memory_bytes
     budget = check_memory(budget, low=MIB, high=PIB)
-    return Limit(limit.nodes, seconds, budget, threads or memory.default_threads())
+    threads = threads or memory.default_threads()
+    least = (threads + 1) * memory.MIN_STAGE   # a stage a thread, and the tables of the first levels
+    if budget < least:
+        raise PegsolverError(f"a memory budget of {size_text(budget)} is below the {size_text(least)} that an "
+                             f"enumeration on {plural(threads, 'thread')} needs at least (a stage of "
+                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
+    return Limit(limit.nodes, seconds, budget, threads)
 
 
 def analyse(board: Board | str, finish: int | str | None = None, reduced: bool = True, threads: int | None = None,

@@ -148,6 +148,8 @@ def find_variant(name: str) -> Variant:
     key = name.strip().lower()
     if key.endswith("-diagonal"):
         base = find_variant(key[: -len("-diagonal")])
+        if base.rules == DIAGONAL:
+            raise UnknownVariantError(f"unsupported variant: {name!r} (the suffix -diagonal is given once)")
         if base.rules != ORTHOGONAL:
             raise UnknownVariantError(f"unsupported variant: {name!r} (diagonal jumps need a square grid)")
         return replace(base, name=base.name + "-diagonal", rules=DIAGONAL, aliases=(),
