@@ -201,6 +201,7 @@ def test_a_small_budget_with_two_threads_stops_at_once(mib):
     (dict(memory_bytes=10), "from 1 MiB"), (dict(memory_bytes=1 << 70), "from 1 MiB"),
     (dict(threads=128), "power of two"), (dict(seconds=-1), "time limit"),
     (dict(memory_bytes=2 << 20, threads=2), "below the 3 MiB that an enumeration on 2 threads needs"),
+    (dict(memory_bytes=1 << 49), "a memory budget of 512 TiB is more than this machine's memory"),
     (dict(finish=99), "finish must be a hole"), (dict(finish=True), "finish must be a hole"),
 ])
 def test_bad_arguments(kwargs, match):

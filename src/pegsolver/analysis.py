@@ -115,7 +115,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds.
+    :raises PegsolverError: bad threads, memory or seconds, or (with no cluster) a memory budget past
+        this machine's physical memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
     :raises ClusterError: a cluster that does not answer, or bad ``workers``.
@@ -128,6 +129,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     limit = enum_limit(limit, threads, memory_bytes, seconds)
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
+    if cluster is None:
+        memory.check_fits_here(memory_bytes, f"a memory budget of {size_text(memory_bytes)}")
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import analysis
 from ..engine import limits
-from ..engine.level_memory import physical_memory
+from ..engine.level_memory import check_fits_here
 from ..engine.outcome import Reason
 from ..errors import PegsolverError
 from ..model.board import Board
@@ -179,11 +179,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         return hole_name(shape, h, args.notation)
     memory = None if args.memory_gb is None else \
         limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
-    here = physical_memory()
-    if memory is not None and here is not None and memory > here and not args.cluster:
-        # past the machine's memory, the kernel would kill the run before its budget stops it
-        raise PegsolverError(f"--memory-gb {args.memory_gb:g} is more than this machine's memory "
-                             f"({limits.size_text(here)}); --cluster runs on more machines")
+    if memory is not None and not args.cluster:
+        check_fits_here(memory, f"--memory-gb {args.memory_gb:g}")
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
                   threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
     place = where_to_run(args)

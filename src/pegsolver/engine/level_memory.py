@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 import os
 
+from ..errors import PegsolverError
 from ..model.geometry import Shape
 from ..proofs.classes import has_classes, hole_class, position_class
 from .core import enum_sizes
+from .limits import size_text
 
 # The sizes of the core's tables and stages are the core's own (core.enum_sizes()); these
 # are the Python side's choices.
@@ -38,6 +40,19 @@ def physical_memory() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return None
+
+
+def check_fits_here(budget: int, what: str) -> None:
+    """Refuse a memory budget past this machine's physical memory: the kernel would kill
+    the run before its budget stopped it. ``what`` names the budget in the error
+    (``--memory-gb 100000``). Runs on a cluster (more machines) are not checked.
+
+    :raises PegsolverError: ``budget`` bytes are more than the machine has.
+    """
+    here = physical_memory()
+    if here is not None and budget > here:
+        raise PegsolverError(f"{what} is more than this machine's memory ({size_text(here)}); a cluster "
+                             "(--cluster, cluster=) runs on more machines")
 
 
 def default_threads() -> int:
