@@ -126,6 +126,17 @@ def test_ctrl_c_stops_the_search_and_reports(tmp_path):
     assert "nodes" in out and "Traceback" not in err
 
 
+def test_sigterm_stops_a_search_as_ctrl_c_does():
+    # a batch system's time limit: the answer so far, exit 130, and which signal it was
+    proc = interrupting.start(["solve", "diamond", "--strategy", "dfs"])
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    out, err = interrupting.finish(proc, 20)
+    assert proc.returncode == 130, err
+    assert "not solved: stopped by Ctrl-C before a solution was found" in out and "nodes" in out
+    assert "stopped by SIGTERM" in err and "Traceback" not in err
+
+
 def test_ctrl_c_stops_a_whole_table():
     # diamond e1 is settled by no member in minutes, so the table is still running
     proc = interrupting.start(["table", "diamond", "--seconds", "0"])

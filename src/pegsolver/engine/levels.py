@@ -320,18 +320,20 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
                      for i, lv in enumerate(result.levels)]
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
-
-
 class interrupt_guard:
     """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
-    during the run; a signal the caller ignores stays ignored."""
+    during the run; a signal the caller ignores stays ignored. ``terminated``: a SIGTERM came."""
+
+    terminated = False
+
+    def _terminate(self, signum: int, frame: object) -> None:
+        self.terminated = True
+        raise Terminated
 
     def __enter__(self) -> interrupt_guard:
         main = threading.current_thread() is threading.main_thread()
         self.old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
-        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _terminate)):
+        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, self._terminate)):
             if main and self.old[sig] not in (ours, signal.SIG_IGN):
                 signal.signal(sig, ours)
         return self
