@@ -47,8 +47,7 @@ __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "ana
 
 def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None) -> Limit:
     """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
-    a power of two, memory from (threads + 1) MiB to 1 PiB (default: 3/4 of the memory
-    available now).
+    a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
 
     :raises PegsolverError: a value out of range, ``limit`` not a Limit, or a part given both
         in ``limit`` and as a keyword.
@@ -64,13 +63,7 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     seconds = limit.seconds if seconds is None else check_seconds(seconds)
     budget = limit.memory_or(memory.available_memory() * 3 // 4) if memory_bytes is None else memory_bytes
     budget = check_memory(budget, low=MIB, high=PIB)
-    threads = threads or memory.default_threads()
-    least = (threads + 1) * memory.MIN_STAGE   # a stage a thread, and the tables of the first levels
-    if budget < least:
-        raise PegsolverError(f"a memory budget of {size_text(budget)} is below the {size_text(least)} that an "
-                             f"enumeration on {plural(threads, 'thread')} needs at least (a stage of "
-                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
-    return Limit(limit.nodes, seconds, budget, threads)
+    return Limit(limit.nodes, seconds, budget, threads or memory.default_threads())
 
 
 def analyse(board: Board | str, finish: int | str | None = None, reduced: bool = True, threads: int | None = None,
@@ -115,8 +108,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds, or (with no cluster) a memory budget past
-        this machine's physical memory.
+    :raises PegsolverError: bad threads, memory or seconds; a memory budget below (threads + 1) MiB
+        (a stage a thread and the tables), or (with no cluster) past this machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
     :raises ClusterError: a cluster that does not answer, or bad ``workers``.
@@ -131,6 +124,11 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
     if cluster is None:
         memory.check_fits_here(memory_bytes, f"a memory budget of {size_text(memory_bytes)}")
+    least = (threads + 1) * memory.MIN_STAGE   # a stage a thread, and the tables of the first levels
+    if memory_bytes < least:
+        raise PegsolverError(f"a memory budget of {size_text(memory_bytes)} is below the {size_text(least)} that "
+                             f"an enumeration on {plural(threads, 'thread')} needs at least (a stage of "
+                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
