@@ -92,6 +92,7 @@ class LevelRun:
         # stages start small and grow, up to their share of stage_bytes, as levels need
         self.stage_cap = max(stage_bytes // threads, MIN_STAGE)
         self.stages: list[Stage] = [E.Stage(MIN_STAGE) for _ in range(threads)]
+        self.grow_lock = threading.Lock()  # threads grow their stages within one budget
         self.per_parent = 4.0   # children per position in the last expansion
         self.held = 0           # bytes of the levels kept
         self.peak = 0
@@ -221,37 +222,56 @@ class LevelRun:
         pos = [0] * P
         ends = [t.slots_used for t in cur]
         while True:
+            stop = threading.Event()
             todo = [t for t in range(P) if pos[t] < ends[t]]
-            his = {t: min(pos[t] + CHUNK_SLOTS, ends[t]) for t in todo}
-            reached = self._parallel(pool, [(E.generate, self.moves, cur[t], pos[t], his[t], self.stages[t],
-                                             works[t]) for t in todo])
-            full = False
+            reached = self._parallel(pool, [(self._stage_part, t, cur[t], pos[t], ends[t], works[t], stop)
+                                            for t in todo], stop)
             for t, r in zip(todo, reached):
-                if r < his[t] and not self.grow_stage(self.stages[t], 2 * self.stages[t].nbytes):
-                    full = True   # the stage is at its cap: merge what is staged
                 pos[t] = r
-            done = all(pos[t] >= ends[t] for t in range(P))
-            if full or done:
-                fits = self._parallel(pool, [(E.insert, nxt[p], self.stages, p) for p in range(P)])
-                for st in self.stages:
-                    st.reset(st.bucket_bits, st.entry_words)
-                self.note()
-                if not all(fits):
-                    raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: a level outgrew the memory budget of "
-                                                f"{size_text(self.budget)}")
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+            done = all(pos[t] >= ends[t] for t in range(P))
+            fits = self._parallel(pool, [(E.insert, nxt[p], self.stages, p) for p in range(P)])
+            for st in self.stages:
+                st.reset(st.bucket_bits, st.entry_words)
+            self.note()
+            if not all(fits):
+                raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: a level outgrew the memory budget of "
+                                            f"{size_text(self.budget)}")
             if done:
                 return
 
+    def _stage_part(self, t: int, table: Table, pos: int, end: int, work: Work, stop: threading.Event) -> int:
+        # Thread t stages its table's children from slot pos, a chunk at a time, with no
+        # wait for the other threads between chunks, until its table is done, its stage
+        # is full and cannot grow (then every thread stops, to merge), the deadline
+        # passes, or stop is set (by another thread, or by Ctrl-C). Returns the slot reached.
+        st = self.stages[t]
+        while pos < end and not stop.is_set():
+            hi = min(pos + CHUNK_SLOTS, end)
+            reached = self.E.generate(self.moves, table, pos, hi, st, work)
+            pos = reached
+            if reached < hi:
+                with self.grow_lock:
+                    grown = self.grow_stage(st, 2 * st.nbytes)
+                if not grown:  # at its cap: merge what is staged
+                    stop.set()
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                stop.set()
+        return pos
+
     @staticmethod
-    def _parallel(pool: ThreadPoolExecutor | None, calls: list[Call]) -> list[Any]:
+    def _parallel(pool: ThreadPoolExecutor | None, calls: list[Call], stop: threading.Event | None = None) -> list[Any]:
         if pool is None:
             return [f(*args) for f, *args in calls]
         futures = [pool.submit(f, *args) for f, *args in calls]
         try:
             return [f.result() for f in futures]
-        finally:  # on Ctrl-C, let the (short) calls finish before unwinding
+        except BaseException:  # Ctrl-C, or a thread's error: the others stop after their chunk
+            if stop is not None:
+                stop.set()
+            raise
+        finally:  # let the calls finish before unwinding
             wait(futures)
 
 
