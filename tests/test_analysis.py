@@ -239,3 +239,10 @@ def test_cli_count_ctrl_c():
     out, err = interrupting.finish(proc, 30)
     assert proc.returncode == 130, err
     assert "interrupted by Ctrl-C" in out and "Traceback" not in err
+
+
+def test_a_board_of_more_jumps_than_a_first_stage_has_blocks():
+    # 336 jumps: the first stages once held 256 blocks, and generate refused them (a traceback)
+    a = analyse("rect8x8-diagonal", threads=2, seconds=1, keep_positions=False)
+    assert a.stopped == "time limit" and len(a.levels) >= 4
+    assert [lv.positions for lv in a.levels[:4]] == [1, 5, 42, 459]   # from c1, with its one symmetry

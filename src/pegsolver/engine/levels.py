@@ -90,8 +90,11 @@ class LevelRun:
         self.budget = budget
         self.deadline = deadline
         # stages start small and grow, up to their share of stage_bytes, as levels need
-        self.stage_cap = max(stage_bytes // threads, MIN_STAGE)
-        self.stages: list[Stage] = [E.Stage(MIN_STAGE) for _ in range(threads)]
+        # a stage takes one position's children (a block a jump, at worst) beside its buckets
+        self.reserve = len(shape.jumps) + 1
+        first = max(MIN_STAGE, 2 * self.reserve * enum_sizes().block_bytes)
+        self.stage_cap = max(stage_bytes // threads, first)
+        self.stages: list[Stage] = [E.Stage(first) for _ in range(threads)]
         self.grow_lock = threading.Lock()  # threads grow their stages within one budget
         self.per_parent = 4.0   # children per position in the last expansion
         self.held = 0           # bytes of the levels kept
@@ -144,7 +147,7 @@ class LevelRun:
         # regions of about the core's region size, as many as the stages' buckets allow
         sizes = enum_sizes()
         table = 2 * expect * (sizes.slot_bytes if counted else sizes.key_bytes)
-        buckets = min(st.blocks for st in self.stages) // sizes.min_blocks_per_bucket
+        buckets = max(min(st.blocks for st in self.stages) - self.reserve, 1) // sizes.min_blocks_per_bucket
         most: int = min(sizes.max_buckets, buckets).bit_length() - 1 - self.part_bits
         return max(0, min(most, (max(table // sizes.region_bytes, 1) - 1).bit_length()))
 
