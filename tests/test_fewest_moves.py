@@ -370,3 +370,27 @@ def test_table_of_a_board_without_solvable_problems():
     assert survey.settled and survey.shortest is None
     assert "shortest: none, no problem of this board can be solved" in survey.to_text()
     assert survey.to_json()["settled"] is True
+
+
+def test_limits_hold_inside_one_parent_of_a_sparse_board():
+    # rect7x7-diagonal: one position has millions of positions a move back, so the limits
+    # are checked inside the core's call (this ran 109 s and 9 GB under --seconds 3)
+    import time
+    t0 = time.monotonic()
+    sol = solve("rect7x7-diagonal", minimize="moves", limit=Limit(seconds=2))
+    assert time.monotonic() - t0 < 10 and not sol.optimal and sol.lower_bound is not None
+    assert sol.reason in (Reason.TIME_LIMIT, Reason.SOLVED) and sol.stats.nodes < 1000
+    stopped = solve("rect7x7-diagonal", minimize="moves", limit=Limit(seconds=30, memory_bytes=64 << 20))
+    assert not stopped.optimal and stopped.stats.table_bytes <= 64 << 20
+    E = enum_core()
+    start = find_variant("english").board()
+    space = move_levels.MoveSpace(start.shape, [tuple(range(33))])
+    keys = np.array([space.canonical(start.pegs_mask)], dtype=np.uint64)
+    with pytest.raises(MemoryError, match="more than 3 positions one move away"):
+        E.move_children(space.mv, space.chains, keys, False, 0, 3)
+    assert len(E.move_children(space.mv, space.chains, keys, False)[0]) == 4
+
+
+def test_the_node_limit_is_not_overshot_by_a_level():
+    sol = solve("english", minimize="moves", limit=Limit(nodes=1000))
+    assert sol.stats.nodes <= 1000 and sol.reason is Reason.NODE_LIMIT and sol.lower_bound == 10

@@ -138,16 +138,18 @@ cdef int visit(Visited* v, bits_t b, int h) noexcept nogil:
 
 
 cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited* seen, bits_t** out,
-                        size_t* n, size_t* cap) noexcept nogil:
+                        size_t* n, size_t* cap, size_t hard, double deadline) noexcept nogil:
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
     # jumps), appended as canonical keys, once for each hole the moving peg can be on
-    # there; -1 when memory runs out. Chains reaching the same position with the peg on
-    # the same hole go on alike, so each such pair is followed once: sparse boards, whose
-    # chains are countless, would otherwise take exponential time.
+    # there; -1 when memory runs out, -2 past ``hard`` children (0: no bound), -3 past the
+    # deadline (0: none; monotonic seconds): one position of a sparse board may have
+    # millions of positions a move away. Chains reaching the same position with the peg
+    # on the same hole go on alike, so each such pair is followed once: sparse boards,
+    # whose chains are countless, would otherwise take exponential time.
     cdef bits_t stack_b[CHAIN_STACK]
     cdef int stack_h[CHAIN_STACK]
     cdef int sp = 0, h, i, j, lo, hi, fresh
-    cdef uint64_t k
+    cdef uint64_t k, steps = 0
     cdef bits_t b, c, need, rest = pegs
     for k in range(seen.n):
         seen.holes[seen.used[k]] = 0
@@ -158,6 +160,11 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
         while sp:
             sp -= 1
             b, h = stack_b[sp], stack_h[sp]
+            steps += 1
+            if hard and n[0] >= hard:
+                return -2
+            if deadline > 0 and (steps & 0xFFFF) == 0 and now_seconds() >= deadline:
+                return -3
             if backward:
                 lo, hi = ch.to_start[h], ch.to_start[h + 1]
             else:
@@ -179,18 +186,21 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
     return 0
 
 
-def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0):
+def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0,
+                  uint64_t hard=0, double deadline=0.0):
     """The positions one move from each of ``keys``, as canonical keys under ``mv``'s
     symmetries: ``(children, done)``, children (m,) uint64 unsorted, from the first
     ``done`` keys, with repeats (a position once for each hole its moving peg can be on).
 
     ``backward``: one move back instead (the moves that end in each key). ``most``: stop
     after the first parent that brings the children to this many (0: no cap), so that a
-    caller bounds the memory and time of one call. ``mv`` and ``ch`` must be built from
-    the same jumps.
+    caller bounds the memory and time of one call. ``hard``: at most this many children
+    (0: no bound), even within one parent; ``deadline``: a time.monotonic() value (0: none).
+    ``mv`` and ``ch`` must be built from the same jumps.
 
     :raises ValueError: ``mv`` and ``ch`` of different boards.
-    :raises MemoryError: the children do not fit in memory.
+    :raises MemoryError: the children do not fit in memory, or pass ``hard``.
+    :raises TimeoutError: the deadline passed (the children found are dropped).
     """
     if mv.njumps != ch.njumps or mv.nholes != ch.nholes:
         raise ValueError("the symmetries and the jump lists are of different boards")
@@ -212,12 +222,16 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     try:
         with nogil:
             while i < <size_t>keys.shape[0]:
-                if chain_children(mv, ch, keys[i], backward, &seen, &buf, &n, &cap) < 0:
-                    err = 1
+                err = chain_children(mv, ch, keys[i], backward, &seen, &buf, &n, &cap, hard, deadline)
+                if err < 0:
                     break
                 i += 1
                 if most and n >= most:
                     break
+        if err == -2:
+            raise MemoryError(f"more than {hard:,} positions one move away from {i + 1:,} positions")
+        if err == -3:
+            raise TimeoutError("the deadline passed while the positions one move away were found")
         if err:
             raise MemoryError("children of a level")
         out = np.empty(n, dtype=np.uint64)

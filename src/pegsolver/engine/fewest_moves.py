@@ -27,7 +27,7 @@ from ..model.goal import Goal
 from ..model.notation import group_moves
 from .compile import goal_symmetries
 from .limits import Limit
-from .move_levels import CHUNK, MOST, Budget, MoveLevels, MoveSpace, MovesStop
+from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason, Stats
 from .solution import MOVES_STRATEGY, Solution, unsolved
@@ -175,7 +175,7 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     i = 0
     while i < len(frontier):
         budget.check(0)
-        kids, done = E.move_children(space.mv, space.chains, frontier[i:i + CHUNK], backward, MOST)
+        kids, done = expand(space, frontier[i:], backward, budget, fw.nbytes + bw.nbytes)
         if other.seen.contains(kids).any():
             for key in frontier[i:i + done]:   # the parent: once, in the one call that has it
                 one = np.array([key], dtype=np.uint64)

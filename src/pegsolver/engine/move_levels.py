@@ -55,6 +55,25 @@ class Budget:
             raise MovesStop(Reason.MEMORY_LIMIT)
 
 
+def expand(space: MoveSpace, parents: Keys, backward: bool, budget: Budget, held: int) -> tuple[Keys, int]:
+    """The core's move_children of up to CHUNK of ``parents`` (and no more than the node
+    limit leaves), within the budget's memory (``held``: bytes taken already) and deadline
+    even inside one parent: (children, parents done).
+
+    :raises MovesStop: the memory or the deadline passed while the children were found.
+    """
+    take = CHUNK if budget.nodes is None else max(1, min(CHUNK, budget.nodes - budget.expanded))
+    hard = max((budget.memory_bytes - held) // 16, 1)   # 8 bytes a child, its buffer grown by doubling
+    try:
+        kids, done = space.E.move_children(space.mv, space.chains, parents[:take], backward, MOST, hard,
+                                           budget.deadline or 0.0)
+    except TimeoutError:
+        raise MovesStop(Reason.TIME_LIMIT) from None
+    except MemoryError:
+        raise MovesStop(Reason.MEMORY_LIMIT) from None
+    return kids, done
+
+
 class MoveSpace:
     """A board's moves and symmetries for the core: ``group`` (identity first) is the
     symmetries positions are keyed under; they must fix the start and the finishes."""
@@ -110,13 +129,13 @@ class MoveLevels:
         :raises MovesStop: a limit passed. The level is dropped, and the set of positions
             seen then holds some of it: the levels must not step again.
         """
-        E, space = self.space.E, self.space
+        space = self.space
         parents: Keys = self.frontier
         parts: list[Keys] = []
         i = made = 0   # parents expanded, bytes of the new positions so far
         while i < len(parents):
             budget.check(self.nbytes + held_elsewhere + made)
-            kids, done = E.move_children(space.mv, space.chains, parents[i:i + CHUNK], self.backward, MOST)
+            kids, done = expand(space, parents[i:], self.backward, budget, self.nbytes + held_elsewhere + made)
             i += done
             budget.expanded += done
             budget.children += len(kids)
