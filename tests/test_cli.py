@@ -134,7 +134,14 @@ def test_sigterm_stops_a_search_as_ctrl_c_does():
     out, err = interrupting.finish(proc, 20)
     assert proc.returncode == 130, err
     assert "not solved: stopped by Ctrl-C before a solution was found" in out and "nodes" in out
-    assert "stopped by SIGTERM" in err and "Traceback" not in err
+    assert "the stop was a SIGTERM" in err and "Traceback" not in err
+    proc = interrupting.start(["count", "english", "--by", "moves"])
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = interrupting.finish(proc, 30)
+    assert proc.returncode == 130, err
+    assert "the levels above are complete" in out
+    assert "the stop was a SIGTERM" in err and "Traceback" not in err
 
 
 def test_ctrl_c_stops_a_whole_table():

@@ -7,6 +7,7 @@ import os
 import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
+    from ..engine.levels import interrupt_guard
     from ..engine.outcome import Reason
     from ..errors import CoreMissingError, PegsolverError, Terminated
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
@@ -59,8 +60,16 @@ def main(argv: list[str] | None = None) -> int:
     if extra:  # the command's parser says it, so that its help is the one pointed to
         commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
+    guard = interrupt_guard()
     try:
-        return COMMANDS[args.command](args)
+        if args.command == "play":
+            return cmd_play(args)
+        with guard:
+            code = COMMANDS[args.command](args)
+        if guard.terminated and code == EXIT_INTERRUPTED:   # the answer may say Ctrl-C: both stop alike
+            print("pegsolver: the stop was a SIGTERM", file=sys.stderr)
+        return code
     except (PegsolverError, CoreMissingError) as e:
         if getattr(args, "json", False):  # scripts reading stdout get the error too
             print(json.dumps({"error": str(e)}))

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
 from ..engine.fewest_moves import MAX_HOLES as MOVES_MAX_HOLES
-from ..engine.levels import interrupt_guard
 from ..engine.outcome import Reason
 from ..engine.solution import Solution
 from ..errors import BoardTooLargeError, GoalError, PegsolverError
@@ -109,8 +107,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
     if not args.json:
         print_problem(board, goal, args.notation)
-    # SIGTERM stops the search as Ctrl-C does: it answers with what it found
-    with interrupt_guard() as guard, progress_bar("searching") as bar:  # a status line, on a terminal only
+    with progress_bar("searching") as bar:  # a status line, on a terminal only
         def progress(p: Progress) -> None:
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
@@ -124,8 +121,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(sol.to_json(args.notation)))
     else:
         print(sol.to_text(args.notation, args.boards))
-    if guard.terminated and sol.reason is Reason.INTERRUPTED:
-        print("pegsolver: stopped by SIGTERM (the answer says Ctrl-C: both stop a search alike)", file=sys.stderr)
     if sol.solved:
         return EXIT_SOLVED
     return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
