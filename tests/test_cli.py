@@ -115,43 +115,37 @@ def test_goal_with_more_pegs_than_the_start(tmp_path, capsys):
     assert code == 2 and "leaves 3 pegs but the start has only 2" in err
 
 
+def stopped_by(sig, argv, after, timeout):
+    """The output of ``pegsolver ARGV`` sent ``sig`` after ``after`` s: it must end with
+    exit 130 and no traceback within ``timeout`` s."""
+    proc = interrupting.start(argv)
+    time.sleep(after)
+    proc.send_signal(sig)
+    out, err = interrupting.finish(proc, timeout)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    return out, err
+
+
 def test_ctrl_c_stops_the_search_and_reports(tmp_path):
     # French centre -> anywhere has no solution and a long search: interrupt it.
-    proc = interrupting.start(["solve", "french", "--vacant", "d4", "--seconds", "0", "--no-proofs"])
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = interrupting.finish(proc, 20)
-    assert proc.returncode == 130, err
-    assert "Ctrl-C stopped the portfolio after" in out and "nothing proved" in out
-    assert "nodes" in out and "Traceback" not in err
+    out, _ = stopped_by(signal.SIGINT, ["solve", "french", "--vacant", "d4", "--seconds", "0", "--no-proofs"], 1.5, 20)
+    assert "Ctrl-C stopped the portfolio after" in out and "nothing proved" in out and "nodes" in out
 
 
 def test_sigterm_stops_a_search_as_ctrl_c_does():
     # a batch system's time limit: the answer so far, exit 130, and which signal it was
-    proc = interrupting.start(["solve", "diamond", "--strategy", "dfs"])
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGTERM)
-    out, err = interrupting.finish(proc, 20)
-    assert proc.returncode == 130, err
+    out, err = stopped_by(signal.SIGTERM, ["solve", "diamond", "--strategy", "dfs"], 1.5, 20)
     assert "not solved: stopped by Ctrl-C before a solution was found" in out and "nodes" in out
-    assert "the stop was a SIGTERM" in err and "Traceback" not in err
-    proc = interrupting.start(["count", "english", "--by", "moves"])
-    time.sleep(2.0)
-    proc.send_signal(signal.SIGTERM)
-    out, err = interrupting.finish(proc, 30)
-    assert proc.returncode == 130, err
-    assert "the levels above are complete" in out
-    assert "the stop was a SIGTERM" in err and "Traceback" not in err
+    assert "the stop was a SIGTERM" in err
+    out, err = stopped_by(signal.SIGTERM, ["count", "english", "--by", "moves"], 2.0, 30)
+    assert "the levels above are complete" in out and "the stop was a SIGTERM" in err
 
 
 def test_ctrl_c_stops_a_whole_table():
     # diamond e1 is settled by no member in minutes, so the table is still running
-    proc = interrupting.start(["table", "diamond", "--seconds", "0"])
-    time.sleep(2.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = interrupting.finish(proc, 30)
-    assert proc.returncode == 130, err
-    assert "interrupted by Ctrl-C after" in err and "Traceback" not in err
+    _, err = stopped_by(signal.SIGINT, ["table", "diamond", "--seconds", "0"], 2.5, 30)
+    assert "interrupted by Ctrl-C after" in err
 
 
 def test_rules_only_for_drawn_boards(capsys):
