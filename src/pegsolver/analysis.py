@@ -165,7 +165,7 @@ def _problem(board: Board | str, finish: int | str | None, positions_only: bool)
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
                                  f"{enum_sizes().max_holes}")
     if board.pegs_mask == 0:
-        raise GoalError("the start has no pegs")
+        raise GoalError(f"the start has no pegs: every hole of board {shape.name!r} is vacant")
     return board, hole
 
 

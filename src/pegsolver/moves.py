@@ -31,7 +31,7 @@ def _board(board: Board | str) -> Board:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {MAX_HOLES}")
     if board.pegs_mask == 0:
-        raise GoalError("the start has no pegs")
+        raise GoalError(f"the start has no pegs: every hole of board {board.shape.name!r} is vacant")
     return board
 
 
