@@ -122,13 +122,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     limit = enum_limit(limit, threads, memory_bytes, seconds)
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
-    if cluster is None:
-        memory.check_fits_here(memory_bytes, f"a memory budget of {size_text(memory_bytes)}")
-    least = (threads + 1) * memory.MIN_STAGE   # a stage a thread, and the tables of the first levels
-    if memory_bytes < least:
-        raise PegsolverError(f"a memory budget of {size_text(memory_bytes)} is below the {size_text(least)} that "
-                             f"an enumeration on {plural(threads, 'thread')} needs at least (a stage of "
-                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
+    _check_budget(memory_bytes, threads, cluster is None)
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
@@ -151,6 +145,18 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     if not result.stopped:
         result.message = f"complete: {plural(len(result.levels), 'level')}, {plural(result.total, 'position')}"
     return result
+
+
+def _check_budget(budget: int, threads: int, here: bool) -> None:
+    # at least a stage a thread and the first levels' tables; on this machine (``here``),
+    # no more than it has
+    if here:
+        memory.check_fits_here(budget, f"a memory budget of {size_text(budget)}")
+    least = (threads + 1) * memory.MIN_STAGE
+    if budget < least:
+        raise PegsolverError(f"a memory budget of {size_text(budget)} is below the {size_text(least)} that "
+                             f"an enumeration on {plural(threads, 'thread')} needs at least (a stage of "
+                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
 
 
 def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:

@@ -7,8 +7,8 @@ import os
 import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
-    from ..engine.levels import interrupt_guard
     from ..engine.outcome import Reason
+    from ..engine.stopping import interrupt_guard
     from ..errors import CoreMissingError, PegsolverError, Terminated
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench

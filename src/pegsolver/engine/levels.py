@@ -3,12 +3,11 @@ class, with the number of jump sequences reaching it. Two sets of tables take tu
 thread; a level's children are staged per thread and merged by partition."""
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from .enumeration import Analysis, Level
 from .level_memory import CHUNK_SLOTS, MIN_STAGE
 from .limits import size_text
 from .outcome import Reason
+from .stopping import interrupt_guard
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -341,31 +341,6 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
     result._winning = winning
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences, len(winning[i]))
                      for i, lv in enumerate(result.levels)]
-
-
-class interrupt_guard:
-    """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
-    during the run; a signal the caller ignores stays ignored. ``terminated``: a SIGTERM came."""
-
-    terminated = False
-
-    def _terminate(self, signum: int, frame: object) -> None:
-        self.terminated = True
-        raise Terminated
-
-    def __enter__(self) -> interrupt_guard:
-        main = threading.current_thread() is threading.main_thread()
-        self.old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
-        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, self._terminate)):
-            if main and self.old[sig] not in (ours, signal.SIG_IGN):
-                signal.signal(sig, ours)
-        return self
-
-    def __exit__(self, *exc: object) -> Literal[False]:
-        for sig, old in self.old.items():
-            if old is not None and signal.getsignal(sig) is not old:
-                signal.signal(sig, old)
-        return False
 
 
 def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,

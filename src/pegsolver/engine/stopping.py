@@ -1,0 +1,34 @@
+"""Stopping a run by signal: Ctrl-C raises KeyboardInterrupt, SIGTERM (``kill``, a batch
+system's time limit) raises Terminated, so that a run stops as it does on Ctrl-C."""
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Literal
+
+from ..errors import Terminated
+
+
+class interrupt_guard:
+    """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
+    during the run; a signal the caller ignores stays ignored. ``terminated``: a SIGTERM came."""
+
+    terminated = False
+
+    def _terminate(self, signum: int, frame: object) -> None:
+        self.terminated = True
+        raise Terminated
+
+    def __enter__(self) -> interrupt_guard:
+        main = threading.current_thread() is threading.main_thread()
+        self.old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, self._terminate)):
+            if main and self.old[sig] not in (ours, signal.SIG_IGN):
+                signal.signal(sig, ours)
+        return self
+
+    def __exit__(self, *exc: object) -> Literal[False]:
+        for sig, old in self.old.items():
+            if old is not None and signal.getsignal(sig) is not old:
+                signal.signal(sig, old)
+        return False
