@@ -200,7 +200,7 @@ def test_a_small_budget_with_two_threads_stops_at_once(mib):
     (dict(threads=3), "power of two"), (dict(threads=0), "power of two"),
     (dict(memory_bytes=10), "from 1 MiB"), (dict(memory_bytes=1 << 70), "from 1 MiB"),
     (dict(threads=128), "power of two"), (dict(seconds=-1), "time limit"),
-    (dict(memory_bytes=2 << 20, threads=2), "below the 3 MiB that an enumeration on 2 threads needs"),
+    (dict(memory_bytes=2 << 20, threads=2), "below the 3 MiB that an enumeration of 'english' on 2 threads needs"),
     (dict(memory_bytes=1 << 49), "a memory budget of 512 TiB is more than this machine's memory"),
     (dict(finish=99), "finish must be a hole"), (dict(finish=True), "finish must be a hole"),
 ])
@@ -246,3 +246,6 @@ def test_a_board_of_more_jumps_than_a_first_stage_has_blocks():
     a = analyse("rect8x8-diagonal", threads=2, seconds=1, keep_positions=False)
     assert a.stopped == "time limit" and len(a.levels) >= 4
     assert [lv.positions for lv in a.levels[:4]] == [1, 5, 42, 459]   # from c1, with its one symmetry
+    # a first stage of a block a jump, twice over, a thread
+    with pytest.raises(PegsolverError, match=r"below the 6\.266 MiB .* \(a stage of 2\.633 MiB a thread"):
+        analyse("rect8x8-diagonal", threads=2, memory_bytes=4 << 20)

@@ -87,7 +87,8 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),
     (["solve", "diamond-diagonal-diagonal"], "the suffix -diagonal is given once"),
     (["solve", "triangle5-diagonal"], "diagonal jumps need a square grid"),
-    (["count", "english", "--memory-gb", "0.001", "--threads", "1"], "below the 2 MiB that an enumeration on 1 thread"),
+    (["count", "english", "--memory-gb", "0.001", "--threads", "1"],
+     "below the 2 MiB that an enumeration of 'english' on 1 thread"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):
     code, out, err = run(capsys, *argv)

@@ -37,7 +37,7 @@ from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
 from .model.geometry import Shape
-from .model.goal import plural
+from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
 from .solver import resolve_board
 
@@ -108,8 +108,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds; a memory budget below (threads + 1) MiB
-        (a stage a thread and the tables), or (with no cluster) past this machine's memory.
+    :raises PegsolverError: bad threads, memory or seconds; a memory budget below a first stage
+        a thread (1 MiB, more for boards of over 127 jumps) and 1 MiB for the tables, or (with
+        no cluster) past this machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
     :raises ClusterError: a cluster that does not answer, or bad ``workers``.
@@ -122,7 +123,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     limit = enum_limit(limit, threads, memory_bytes, seconds)
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
-    _check_budget(memory_bytes, threads, cluster is None)
+    _check_budget(memory_bytes, threads, shape, cluster is None)
     t0 = time.monotonic()
     group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
@@ -147,16 +148,17 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     return result
 
 
-def _check_budget(budget: int, threads: int, here: bool) -> None:
-    # at least a stage a thread and the first levels' tables; on this machine (``here``),
-    # no more than it has
+def _check_budget(budget: int, threads: int, shape: Shape, here: bool) -> None:
+    # at least a first stage a thread and the first levels' tables; on this machine
+    # (``here``), no more than it has
     if here:
         memory.check_fits_here(budget, f"a memory budget of {size_text(budget)}")
-    least = (threads + 1) * memory.MIN_STAGE
+    stage = memory.first_stage_bytes(shape)
+    least = threads * stage + memory.MIN_STAGE
     if budget < least:
         raise PegsolverError(f"a memory budget of {size_text(budget)} is below the {size_text(least)} that "
-                             f"an enumeration on {plural(threads, 'thread')} needs at least (a stage of "
-                             f"{size_text(memory.MIN_STAGE)} a thread, and the tables)")
+                             f"an enumeration of {shape.name!r} on {plural(threads, 'thread')} needs at least "
+                             f"(a stage of {size_text(stage)} a thread, and the tables)")
 
 
 def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:
@@ -170,8 +172,7 @@ def _problem(board: Board | str, finish: int | str | None, positions_only: bool)
     if shape.size > enum_sizes().max_holes:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
                                  f"{enum_sizes().max_holes}")
-    if board.pegs_mask == 0:
-        raise GoalError(f"the start has no pegs: every hole of board {shape.name!r} is vacant")
+    require_pegs(shape, board.pegs_mask)
     return board, hole
 
 

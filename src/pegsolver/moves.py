@@ -18,7 +18,7 @@ from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
 from .errors import BoardTooLargeError, GoalError
 from .model.board import Board
-from .model.goal import Goal
+from .model.goal import Goal, require_pegs
 from .model.notation import parse_hole
 from .solver import resolve_board
 
@@ -30,8 +30,7 @@ def _board(board: Board | str) -> Board:
     if board.shape.size > MAX_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {MAX_HOLES}")
-    if board.pegs_mask == 0:
-        raise GoalError(f"the start has no pegs: every hole of board {board.shape.name!r} is vacant")
+    require_pegs(board.shape, board.pegs_mask)
     return board
 
 

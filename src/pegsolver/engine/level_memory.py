@@ -89,6 +89,12 @@ def level_bounds(shape: Shape, start: int, symmetries: int) -> list[int]:
     return [level_bound(shape, start, n - k) // symmetries + 1 for k in range(n)]
 
 
+def first_stage_bytes(shape: Shape) -> int:
+    """Bytes of a thread's first stage: room for one position's children (a block a jump,
+    at worst), twice over, so that its buckets leave that much free."""
+    return max(MIN_STAGE, 2 * (len(shape.jumps) + 1) * enum_sizes().block_bytes)
+
+
 def stage_bytes(shape: Shape, bounds: list[int], stage_cap: int) -> int:
     # all the children a level can have (one per jump of each position), up to stage_cap
     return min(stage_cap, enum_sizes().wide_entry_bytes * len(shape.jumps) * max(bounds))

@@ -16,7 +16,7 @@ from ..model.geometry import Hole, Shape
 from ..proofs.classes import has_classes, position_class
 from .core import enum_core, enum_sizes
 from .enumeration import Analysis, Level
-from .level_memory import CHUNK_SLOTS, MIN_STAGE
+from .level_memory import CHUNK_SLOTS, first_stage_bytes
 from .limits import size_text
 from .outcome import Reason
 from .stopping import interrupt_guard
@@ -90,9 +90,8 @@ class LevelRun:
         self.budget = budget
         self.deadline = deadline
         # stages start small and grow, up to their share of stage_bytes, as levels need
-        # a stage takes one position's children (a block a jump, at worst) beside its buckets
-        self.reserve = len(shape.jumps) + 1
-        first = max(MIN_STAGE, 2 * self.reserve * enum_sizes().block_bytes)
+        self.reserve = len(shape.jumps) + 1   # blocks one position's children may take
+        first = first_stage_bytes(shape)
         self.stage_cap = max(stage_bytes // threads, first)
         self.stages: list[Stage] = [E.Stage(first) for _ in range(threads)]
         self.grow_lock = threading.Lock()  # threads grow their stages within one budget

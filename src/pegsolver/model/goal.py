@@ -31,6 +31,12 @@ def _hole(hole: object) -> Hole | str:
         raise GoalError(f"a goal hole is a name like 'd4' or a 0-based index, not {hole!r}") from None
 
 
+def require_pegs(shape: Shape, mask: int) -> None:
+    """:raises GoalError: a start with no peg (every hole of ``shape`` vacant)."""
+    if mask == 0:
+        raise GoalError(f"the start has no pegs: every hole of board {shape.name!r} is vacant")
+
+
 def plural(n: int, word: str) -> str:
     """``1 peg``, ``2 pegs``, ``3 searches``, ``1,000 nodes``."""
     ending = "es" if word.endswith(("s", "sh", "ch", "x")) else "s"
@@ -142,9 +148,8 @@ class Goal:
             the start has.
         """
         self.resolve(shape)
+        require_pegs(shape, start_mask)
         start = start_mask.bit_count()
-        if start == 0:
-            raise GoalError(f"the start has no pegs: every hole of board {shape.name!r} is vacant")
         if self.pegs > start:
             raise GoalError(f"the goal leaves {plural(self.pegs, 'peg')} but the start has only {start}")
 
