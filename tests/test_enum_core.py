@@ -11,6 +11,7 @@ import pegsolver.analysis as A
 import pegsolver.engine.levels as L
 from pegsolver import find_variant
 from pegsolver.analysis import analyse
+from pegsolver.engine import level_memory
 
 
 def builds():
@@ -99,10 +100,10 @@ def test_counts_past_2_64_are_carried_and_kept_wide(E):
 
 
 def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):
-    # Stages of 128 blocks: each level's children are merged in many rounds.
+    # Stages of 182 blocks (two a jump): each level's children are merged in many rounds.
     whole = analyse("triangle7", keep_positions=False, threads=1)
     monkeypatch.setattr(A, "STAGE_CAP", 512 << 10)
-    monkeypatch.setattr(L, "MIN_STAGE", 512 << 10)
+    monkeypatch.setattr(level_memory, "MIN_STAGE", 512 << 10)   # the first stages (first_stage_bytes)
     small = analyse("triangle7", keep_positions=False, threads=2)
     assert small.stopped is None
     assert [lv.positions for lv in small.levels] == [lv.positions for lv in whole.levels]
