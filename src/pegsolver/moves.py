@@ -65,7 +65,7 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1] if proof else "")
 
 
-def shortest_over_board(board: Board | str, limit: Limit | None = None) -> MovesAnswer:
+def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None) -> MovesAnswer:
     """The fewest moves over every single-vacancy -> single-peg problem of the board, with
     one problem that takes them (``start`` and the solution's last jump say which): one
     bidirectional search from every single vacancy at once to every one-peg finish at
@@ -73,9 +73,11 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None) -> Moves
 
     :param limit: nodes, seconds, memory (default 4 GiB); under a limit ``lower_bound``
         is the best proved.
+    :param beam: when a limit stops the proof, beams by moves look for a short solution
+        within these limits (see engine.fewest_moves.fewest_moves): ``upper_bound``.
     :raises BoardTooLargeError: more than 64 holes.
     """
     board = _board(board)
     shape = board.shape
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
-    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts)
+    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam)

@@ -27,6 +27,7 @@ from ..model.goal import Goal
 from ..model.notation import group_moves
 from .compile import goal_symmetries
 from .limits import Limit
+from .move_beam import beam_by_moves
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason, Stats
@@ -37,14 +38,17 @@ DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unl
 MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
 STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
          Reason.MEMORY_LIMIT: "the memory budget", Reason.INTERRUPTED: "Ctrl-C"}
-INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof
+INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof and the beams find none
+BEAM_SECONDS = 5.0              # at least, for the beams after a limit stops the proof
+PROOF_SHARE = 2 / 3             # of the node and time limits for the proof; the beams get the rest
 
 
 @dataclass
 class MovesAnswer:
     """What a search by moves proved.
 
-    ``jumps``: a solution with ``lower_bound`` moves when ``optimal`` (empty otherwise);
+    ``jumps``: a solution with ``lower_bound`` moves when ``optimal``; otherwise the best
+    solution the beams found after a limit (see :func:`fewest_moves`), or empty;
     ``lower_bound``: every solution has at least this many moves; ``reason``: SOLVED,
     EXHAUSTED (no solution at all: a side ran out of positions) or the limit that stopped
     it; ``forward`` and ``backward``: the sizes of the levels made; ``expanded`` positions
@@ -62,10 +66,16 @@ class MovesAnswer:
     start: int = 0   # the start the solution leaves from, a bitboard (one of several starts)
     positions: int = 0   # positions seen, both sides
     nbytes: int = 0      # bytes the levels and seen sets held at the end
+    beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
 
     @property
     def optimal(self) -> bool:
         return self.reason is Reason.SOLVED
+
+    @property
+    def upper_bound(self) -> int | None:
+        """The moves of ``jumps`` (None when there is no solution in hand)."""
+        return len(group_moves(self.jumps)) if self.jumps else None
 
 
 def count_finishes(shape: Shape, goal: Goal) -> int:
@@ -104,7 +114,7 @@ def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, .
 
 
 def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None,
-                 forward_depth: int | None = None) -> MovesAnswer:
+                 forward_depth: int | None = None, beam: Limit | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
     bidirectional breadth-first search (see the module). Under a limit it says the best
     lower bound it proved; Ctrl-C stops it the same way.
@@ -114,6 +124,11 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     ``forward_depth``: make forward levels up to this many moves only, and the rest backward
     (default: the smaller frontier first). The answer is the same for every split, so two
     splits check the forward moves against the backward ones.
+    ``beam``: when a node, time or memory limit stops the proof, beams by moves
+    (engine.move_beam) then look for a short solution that meets the backward levels,
+    within these limits: its nodes, and its seconds (default: a quarter of the proof's
+    time, at least BEAM_SECONDS) plus any the proof left. ``jumps`` then holds the best
+    found, and a solution as short as the lower bound proved is optimal (SOLVED).
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
     """
@@ -132,8 +147,30 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer.expanded, answer.chains = budget.expanded, budget.children
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
+    if beam is not None and answer.reason.is_limit:
+        del fw   # the beams take the forward levels' memory
+        _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLevels, budget: Budget,
+                beam: Limit, t0: float, limit: Limit, answer: MovesAnswer) -> None:
+    # beams by moves after a limit stopped the proof; their best solution goes in answer
+    now = time.monotonic()
+    seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
+    if limit.seconds is not None:
+        seconds += max(0.0, t0 + limit.seconds - now)
+    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes)
+    best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound)
+    answer.expanded += beams.expanded
+    answer.chains += beams.children
+    if stop is Reason.INTERRUPTED:
+        answer.reason = Reason.INTERRUPTED
+    if best is not None:
+        moves, answer.start, answer.jumps, answer.beam_width = best
+        if moves == answer.lower_bound:
+            answer.reason = Reason.SOLVED
 
 
 def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None) -> MovesAnswer:
@@ -190,9 +227,11 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                        incumbent: Callable[[Limit], Solution]) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
-    first (when ``proofs``), then :func:`fewest_moves` with nine tenths of the node and
-    time limits. If a limit stops it, ``incumbent`` (a search for any solution) gets the
-    rest, at most INCUMBENT_SECONDS, so that the answer holds the best solution found."""
+    first (when ``proofs``), then :func:`fewest_moves` with PROOF_SHARE of the node and
+    time limits. If a limit stops it, beams by moves get the rest of the limits (see
+    fewest_moves' ``beam``); if they find nothing, ``incumbent`` (a search for any solution)
+    gets what is left, at most INCUMBENT_SECONDS, so that the answer holds the best
+    solution found."""
     from .search import impossibility  # the proofs live beside the searches
     if board.shape.size > MAX_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
@@ -203,33 +242,37 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     proof = impossibility(board, goal) if proofs else None
     if proof is not None:
         return unsolved(board, goal, proof[0], stats, proof[1])
-    share = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes * 9 // 10),
-                          seconds=None if limit.seconds is None else limit.seconds * 0.9)
-    a = fewest_moves(board, goal, share)
+    share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
+                          seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
+    beam = Limit(nodes=None if share.nodes is None or limit.nodes is None else max(1, limit.nodes - share.nodes),
+                 seconds=None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds)
+    a = fewest_moves(board, goal, share, beam=beam)
     stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
                     table_entries=a.positions, table_bytes=a.nbytes)
     levels = (f"forward levels {', '.join(f'{n:,}' for n in a.forward)}; "
               f"backward {', '.join(f'{n:,}' for n in a.backward)}")
     if a.reason is Reason.SOLVED:
+        how = (f"bidirectional breadth-first search by moves, met at {a.lower_bound}" if not a.beam_width else
+               f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
+               f"bound the search by moves proved before a limit stopped it")
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
-                        f"bidirectional breadth-first search by moves, met at {a.lower_bound}: {levels}",
-                        optimal=True, lower_bound=a.lower_bound)
+                        f"{how}: {levels}", optimal=True, lower_bound=a.lower_bound)
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
-    best: list[Jump] = []
-    if a.reason is not Reason.INTERRUPTED:
+    best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
+    if not best and a.reason is not Reason.INTERRUPTED:
         rest = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes - a.expanded),
                              seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
                              memory_bytes=None)
         found = incumbent(rest)
         best = found.jumps if found.solved else []
+        found_text = f"; best solution found by the {found.stats.member or found.stats.strategy} search"
         stats = replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
                         f"a solution found by search has as few moves as the search by moves proved "
                         f"necessary: {levels}", optimal=True, lower_bound=a.lower_bound)
-    found_text = f"; best solution found by the {found.stats.member or found.stats.strategy} search" if best else ""
     return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
                     f"stopped by {STOPS[a.reason]} before the fewest moves were proved "
-                    f"(every solution has at least {a.lower_bound}){found_text}; {levels}",
+                    f"(every solution has at least {a.lower_bound}){found_text if best else ''}; {levels}",
                     optimal=False, lower_bound=a.lower_bound)

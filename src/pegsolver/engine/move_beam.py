@@ -1,0 +1,144 @@
+"""Short solutions by moves, without a proof: a beam search by moves that meets the backward
+levels of a search by moves.
+
+When a limit stops the proof (engine.fewest_moves), its backward levels still hold every
+position within j moves of the finish, with its exact distance. A beam then goes forward
+from the start a move at a time, keeping at each level only the ``width`` most promising
+new positions (fewest pegs, then fewest full Merson regions, each of which needs a move of
+its own), and drops those a pagoda function proves cannot reach the finish. The first
+level that touches the backward levels gives a solution of i + j moves. Widths grow
+fourfold from run to run until the time is spent or a solution as short as the proved
+lower bound is found. Beam search is the classic way to trade completeness for reach (B.
+Lowerre, "The Harpy Speech Recognition System", 1976); here it gives an upper bound to
+set beside the proved lower one.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..model.geometry import Jump
+from ..proofs.merson import full_regions, merson_regions
+from ..proofs.pagoda import pruning_set
+from .move_levels import Budget, Keys, MoveLevels, MoveSpace, MovesStop, expand
+from .move_paths import solution
+from .outcome import Reason
+from .partition import encode
+
+FIRST_WIDTH = 1 << 10
+MOST_WIDTH = 1 << 22     # positions a beam level keeps at most
+REGION_WEIGHT = 3        # a full Merson region weighs as much as three pegs (tried 1 to 4)
+HITS = 256               # meeting positions of one level whose backward depths are looked up
+_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+
+class BeamLevels(MoveLevels):
+    """Forward levels by moves that keep at most ``width`` positions each: those not in an
+    earlier level of the beam, reachable by pagoda (``pagodas``: rows of hole weights, each
+    at least ``need`` on the finish), ranked by :meth:`rank`. Levels are kept (stored) so
+    that a solution's path can be found again through them, as for the full levels."""
+
+    def __init__(self, space: MoveSpace, sources: Iterable[int], width: int,
+                 pagodas: np.ndarray | None = None, need: np.ndarray | None = None) -> None:
+        super().__init__(space, sources, backward=False)
+        self.width = width
+        self.pagodas, self.need = pagodas, need
+        self.regions = merson_regions(space.shape)
+
+    def rank(self, keys: Keys) -> np.ndarray:
+        """A score a position (lower first): its pegs, plus REGION_WEIGHT for each full
+        Merson region, plus a hash below 1 to break ties evenly."""
+        pegs = _POP8[keys.view(np.uint8)].reshape(len(keys), 8).sum(axis=1)
+        tie = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.float64) / 2**24
+        score: np.ndarray = pegs + REGION_WEIGHT * full_regions(self.regions, keys) + tie
+        return score
+
+    def _keep(self, keys: Keys) -> Keys:
+        # the best width of keys (distinct), new to the beam and not ruled out by pagoda
+        keys = keys[~self.seen.contains(keys)]
+        if self.pagodas is not None and len(keys):
+            holes = (keys[:, None] >> np.arange(self.space.shape.size, dtype=np.uint64)) & np.uint64(1)
+            keys = keys[((holes.astype(np.int64) @ self.pagodas) >= self.need).all(axis=1)]
+        if len(keys) > self.width:
+            keys = keys[np.argpartition(self.rank(keys), self.width)[:self.width]]
+        return keys
+
+    def step(self, budget: Budget, held_elsewhere: int = 0) -> Keys:
+        """Make the beam's next level (see the class) and return it, sorted.
+
+        :raises MovesStop: a limit passed."""
+        parents, parts, i = self.frontier, [], 0
+        while i < len(parents):
+            budget.check(self.nbytes + held_elsewhere)
+            kids, done = expand(self.space, parents[i:], False, budget, self.nbytes + held_elsewhere)
+            i += done
+            budget.expanded += done
+            budget.children += len(kids)
+            parts.append(self._keep(np.unique(kids)))
+        level = self._keep(np.unique(np.concatenate(parts))) if parts else np.empty(0, np.uint64)
+        level = np.sort(level)
+        self.seen.add_new(level)
+        self.packed.append(encode(parents).data)
+        self.packed_bytes += len(self.packed[-1])
+        self.frontier = level
+        self.sizes.append(len(level))
+        self.done = len(level) == 0
+        return level
+
+
+def beam_by_moves(space: MoveSpace, starts: list[int], finish: int | None, bw: MoveLevels, budget: Budget,
+                  enough: int) -> tuple[tuple[int, int, list[Jump], int] | None, Reason | None]:
+    """(best, stop): the shortest solution the beams find, as (moves, start, jumps, the
+    width of the beam that found it) or None, and what stopped them (a limit's Reason,
+    INTERRUPTED for Ctrl-C; None when they ran out of widths or met ``enough``).
+
+    Beams of FIRST_WIDTH positions a level, then four times as many each run up to
+    MOST_WIDTH, meet ``bw`` (the backward levels of a search by moves, kept) until
+    ``budget`` stops them (nodes, deadline, memory) or a solution of ``enough`` moves (the
+    proved lower bound) is found. ``finish``: the one finish (bitboard) a pagoda function
+    prunes for, or None (several finishes: no pagoda pruning)."""
+    pagodas = need = None
+    if finish is not None:
+        rows = pruning_set(space.shape, finish)
+        if rows:
+            pagodas = np.array(rows, dtype=np.int64).T          # holes x pagodas
+            need = np.array([sum(w[h] for h in range(space.shape.size) if finish >> h & 1) for w in rows])
+    best: tuple[int, int, list[Jump], int] | None = None
+    width, stop = FIRST_WIDTH, None
+    while stop is None and width <= MOST_WIDTH and (best is None or best[0] > enough):
+        found, stop = _one_beam(space, BeamLevels(space, starts, width, pagodas, need), bw, budget,
+                                   best[0] if best else None)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (*found, width)
+        width *= 4
+    return best, stop
+
+
+def _one_beam(space: MoveSpace, beam: BeamLevels, bw: MoveLevels, budget: Budget,
+              bound: int | None) -> tuple[tuple[int, int, list[Jump]] | None, Reason | None]:
+    # (best solution, what stopped the beam: a limit, Ctrl-C or None): levels until the
+    # beam dies out, or until no later level can beat its best meeting or ``bound``
+    best: tuple[int, int, int] | None = None   # moves, forward depth, meeting key
+    level, stop = beam.frontier, None
+    while True:
+        for key in level[bw.seen.contains(level)][:HITS]:
+            j = bw.depth_of(int(key))
+            if j is not None and (best is None or beam.depth + j < best[0]):
+                best = (beam.depth + j, beam.depth, int(key))
+        beat = [x for x in (bound, best[0] if best else None) if x is not None]
+        if beam.done or beat and beam.depth + 1 >= min(beat):
+            break
+        try:
+            level = beam.step(budget, bw.nbytes)
+        except MovesStop as limit:
+            stop = limit.reason
+            break
+        except KeyboardInterrupt:
+            stop = Reason.INTERRUPTED
+            break
+    if best is None:
+        return None, stop
+    moves, i, key = best
+    start, jumps = solution(space, beam, bw, key, i, [], key, moves - i)
+    return (moves, start, jumps), stop

@@ -1,0 +1,52 @@
+"""Merson regions: groups of holes that only a move starting inside can change while full.
+
+A region is a set of holes such that every jump over one of its holes starts or lands in
+the region. While every hole of the region holds a peg, no jump can land in it and no jump
+from outside can pass over it, so the first jump to change it starts inside: the first
+jump of a move (its peg has not moved since). Disjoint full regions therefore need a move
+each, except a one-hole region holding the finish peg. The corners of a triangle are such
+regions, and so are pairs of neighbouring holes along its edges. Named after Robin Merson,
+as in J. D. Beasley, "The Ins and Outs of Peg Solitaire" (1985); G. I. Bell counts them
+for lower bounds on moves ("Solving Triangular Peg Solitaire", J. Integer Sequences 11,
+2008).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from ..model.geometry import Shape
+
+
+@lru_cache(maxsize=256)
+def merson_regions(shape: Shape) -> tuple[int, ...]:
+    """Disjoint Merson regions of ``shape`` as hole masks: every hole no jump passes over
+    (a region of its own), then pairs of neighbouring holes that every jump over either
+    starts or lands in, each hole in one region at most."""
+    over: dict[int, list[tuple[int, int]]] = {}
+    for j in shape.jumps:
+        over.setdefault(j.over, []).append((j.from_hole, j.to_hole))
+    singles = [h for h in range(shape.size) if h not in over]
+    used = set(singles)
+    pairs: list[int] = []
+    for x in range(shape.size):
+        for y in range(x + 1, shape.size):
+            if x in used or y in used:
+                continue
+            if all(y in ends for ends in over[x]) and all(x in ends for ends in over[y]):
+                pairs.append(1 << x | 1 << y)
+                used |= {x, y}
+    return tuple(1 << h for h in singles) + tuple(pairs)
+
+
+def full_regions(regions: tuple[int, ...], keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """How many of ``regions`` (masks) each position of ``keys`` (shape (n,), uint64
+    bitboards) fills: a lower bound on the moves it still needs, give or take the finish
+    (shape (n,))."""
+    if not regions:
+        return np.zeros(len(keys), dtype=np.int64)
+    masks = np.array(regions, dtype=np.uint64)
+    full: npt.NDArray[np.int64] = ((keys[:, None] & masks) == masks).sum(axis=1)
+    return full

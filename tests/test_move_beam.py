@@ -1,0 +1,96 @@
+"""Beams by moves after a limit stops the proof of the fewest moves, the Merson regions that
+rank their positions, and moves found again between two positions. Solutions are replayed
+by tests/replay.py; bounds are checked against the brute force of test_fewest_moves."""
+import random
+
+import numpy as np
+
+from pegsolver import Limit, find_variant, solve
+from pegsolver.engine.move_paths import one_move
+from pegsolver.engine.outcome import Reason
+from pegsolver.model.notation import parse_hole
+from pegsolver.moves import shortest_over_board
+from pegsolver.proofs.merson import full_regions, merson_regions
+from replay import UNIT_STEPS, assert_solves, replay_coords, replay_solution
+from test_fewest_moves import brute_fewest_moves, moves_of
+
+
+def _corners(shape):
+    # holes that no jump passes over, from coordinates: no line of three holes has them in the middle
+    holes = set(shape.coords)
+    return {h for h, (r, c) in enumerate(shape.coords)
+            if not any((r + dr, c + dc) in holes and (r - dr, c - dc) in holes for dr, dc in UNIT_STEPS[shape.rules])}
+
+
+def test_triangle_regions_are_its_corners_and_edge_pairs():
+    shape = find_variant("triangle5").board().shape
+    regions = merson_regions(shape)
+    singles = {m.bit_length() - 1 for m in regions if m & (m - 1) == 0}
+    assert singles == _corners(shape) and len(singles) == 3
+    pairs = [m for m in regions if m & (m - 1)]
+    assert len(pairs) == 3   # one pair on each edge of 5 holes (3 between the corners)
+    for m in pairs:
+        a, b = (shape.coords[h] for h in range(shape.size) if m >> h & 1)
+        assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1   # neighbours
+    assert sum(bin(m).count("1") for m in regions) == len({h for m in regions for h in range(shape.size)
+                                                            if m >> h & 1})   # disjoint
+
+
+def test_full_regions_never_exceed_the_moves_left():
+    # every full region needs a move of its own, but a corner may keep the last peg
+    board = find_variant("triangle5").board()
+    shape = board.shape
+    regions = merson_regions(shape)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        pegs = sum(1 << h for h in rng.sample(range(shape.size), rng.randint(3, 8)))
+        fewest = brute_fewest_moves(board, [h for h in range(shape.size) if pegs >> h & 1])
+        if not fewest:
+            continue
+        full = int(full_regions(regions, np.array([pegs], dtype=np.uint64))[0])
+        corner_full = any(m & (m - 1) == 0 and pegs & m for m in regions)
+        assert min(fewest.values()) >= full - corner_full
+        checked += 1
+    assert checked >= 10
+
+
+def test_one_move_finds_a_chain_of_jumps_again():
+    board = find_variant("english").board()
+    shape = board.shape
+    h = {name: parse_hole(shape, name) for name in ("d2", "d3", "d4", "f3", "e3", "d5", "d6", "b3", "c3")}
+    before = board.pegs_mask
+    after = before ^ (1 << h["d2"] | 1 << h["d3"] | 1 << h["d4"])
+    jumps = one_move(shape, before, after)
+    assert [(j.from_hole, j.over, j.to_hole) for j in jumps] == [(h["d2"], h["d3"], h["d4"])]
+    assert one_move(shape, before, before) is None
+    assert one_move(shape, before, after ^ (1 << h["b3"])) is None   # two pegs moved
+
+
+def test_a_beam_meets_the_bound_the_proof_reached_under_a_memory_limit():
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=64 << 20))
+    assert sol.optimal and sol.lower_bound == 18 == len(sol.moves)
+    assert "a beam by moves" in sol.explanation
+    assert_solves(sol, finish=[parse_hole(sol.start.shape, "d4")])
+    assert moves_of(sol.start.shape.coords, sol.jumps) == 18
+
+
+def test_a_beam_gives_the_best_solution_found_under_a_node_limit():
+    # the proof gets two thirds of the nodes (16 moves proved), the beams the rest
+    sol = solve("english", minimize="moves", limit=Limit(nodes=300_000))
+    assert not sol.optimal and sol.reason is Reason.NODE_LIMIT and sol.stats.nodes <= 300_000
+    assert "best solution found by a beam by moves" in sol.explanation
+    assert replay_solution(sol) == {sol.start.shape.coords[parse_hole(sol.start.shape, "d4")]}
+    assert sol.lower_bound == 16 and moves_of(sol.start.shape.coords, sol.jumps) == len(sol.moves) == 18
+
+
+def test_shortest_over_a_board_with_beams_gives_an_upper_bound():
+    board = find_variant("triangle7").board()
+    answer = shortest_over_board(board, Limit(memory_bytes=8 << 20), beam=Limit(seconds=5))
+    assert answer.reason in (Reason.MEMORY_LIMIT, Reason.SOLVED) and answer.jumps
+    assert answer.lower_bound <= 12 <= answer.upper_bound   # OEIS A127500: 12
+    coords = board.shape.coords
+    pegs = {coords[h] for h in range(board.shape.size) if answer.start >> h & 1}
+    final = replay_coords(board.shape.rules, coords, pegs, [(coords[j.from_hole], coords[j.to_hole])
+                                                             for j in answer.jumps])
+    assert len(final) == 1 and moves_of(coords, answer.jumps) == answer.upper_bound
