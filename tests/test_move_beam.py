@@ -6,11 +6,13 @@ import random
 import numpy as np
 
 from pegsolver import Limit, find_variant, solve
+from pegsolver.engine.move_beam import pagoda_tables
 from pegsolver.engine.move_paths import one_move
 from pegsolver.engine.outcome import Reason
 from pegsolver.model.notation import parse_hole
 from pegsolver.moves import shortest_over_board
 from pegsolver.proofs.merson import full_regions, merson_regions
+from pegsolver.proofs.pagoda import pruning_set, value
 from replay import UNIT_STEPS, assert_solves, replay_coords, replay_solution
 from test_fewest_moves import brute_fewest_moves, moves_of
 
@@ -94,3 +96,16 @@ def test_shortest_over_a_board_with_beams_gives_an_upper_bound():
     final = replay_coords(board.shape.rules, coords, pegs, [(coords[j.from_hole], coords[j.to_hole])
                                                              for j in answer.jumps])
     assert len(final) == 1 and moves_of(coords, answer.jumps) == answer.upper_bound
+
+
+def test_pagoda_tables_value_keys_as_the_pagoda_functions_do():
+    shape = find_variant("french").board().shape
+    finish = 1 << parse_hole(shape, "e1")
+    tables = pagoda_tables(shape, finish)
+    assert tables
+    rng = random.Random(7)
+    keys = np.array([rng.getrandbits(shape.size) for _ in range(200)], dtype=np.uint64)
+    for (table, need), weights in zip(tables, pruning_set(shape, finish)):
+        assert need == value(weights, finish) > 0
+        got = sum(table[b][(keys >> np.uint64(8 * b)) & np.uint64(0xFF)] for b in range(8))
+        assert list(got) == [value(weights, int(k)) for k in keys]

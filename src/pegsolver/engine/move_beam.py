@@ -14,11 +14,11 @@ set beside the proved lower one.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..model.geometry import Jump
+from ..model.geometry import Jump, Shape
 from ..proofs.merson import full_regions, merson_regions
 from ..proofs.pagoda import pruning_set
 from .move_levels import Budget, Keys, MoveLevels, MoveSpace, MovesStop, expand
@@ -30,26 +30,26 @@ FIRST_WIDTH = 1 << 10
 MOST_WIDTH = 1 << 22     # positions a beam level keeps at most
 REGION_WEIGHT = 3        # a full Merson region weighs as much as three pegs (tried 1 to 4)
 HITS = 256               # meeting positions of one level whose backward depths are looked up
-_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
 class BeamLevels(MoveLevels):
     """Forward levels by moves that keep at most ``width`` positions each: those not in an
-    earlier level of the beam, reachable by pagoda (``pagodas``: rows of hole weights, each
-    at least ``need`` on the finish), ranked by :meth:`rank`. Levels are kept (stored) so
+    earlier level of the beam, reachable by pagoda (``pagodas``: (table, need) pairs, see
+    :func:`pagoda_tables`), ranked by :meth:`rank`. Levels are kept (stored) so
     that a solution's path can be found again through them, as for the full levels."""
 
     def __init__(self, space: MoveSpace, sources: Iterable[int], width: int,
-                 pagodas: np.ndarray | None = None, need: np.ndarray | None = None) -> None:
+                 pagodas: Sequence[tuple[np.ndarray, int]] = ()) -> None:
         super().__init__(space, sources, backward=False)
         self.width = width
-        self.pagodas, self.need = pagodas, need
+        self.pagodas = pagodas
         self.regions = merson_regions(space.shape)
 
     def rank(self, keys: Keys) -> np.ndarray:
         """A score a position (lower first): its pegs, plus REGION_WEIGHT for each full
         Merson region, plus a hash below 1 to break ties evenly."""
-        pegs = _POP8[keys.view(np.uint8)].reshape(len(keys), 8).sum(axis=1)
+        pegs = _POP8[keys.view(np.uint8)].reshape(len(keys), 8).sum(axis=1, dtype=np.int64)
         tie = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.float64) / 2**24
         score: np.ndarray = pegs + REGION_WEIGHT * full_regions(self.regions, keys) + tie
         return score
@@ -57,9 +57,9 @@ class BeamLevels(MoveLevels):
     def _keep(self, keys: Keys) -> Keys:
         # the best width of keys (distinct), new to the beam and not ruled out by pagoda
         keys = keys[~self.seen.contains(keys)]
-        if self.pagodas is not None and len(keys):
-            holes = (keys[:, None] >> np.arange(self.space.shape.size, dtype=np.uint64)) & np.uint64(1)
-            keys = keys[((holes.astype(np.int64) @ self.pagodas) >= self.need).all(axis=1)]
+        for table, need in self.pagodas:   # a pagoda's value, a byte of the key at a time
+            value = sum(table[b][(keys >> np.uint64(8 * b)) & np.uint64(0xFF)] for b in range(8))
+            keys = keys[value >= need]
         if len(keys) > self.width:
             keys = keys[np.argpartition(self.rank(keys), self.width)[:self.width]]
         return keys
@@ -98,21 +98,30 @@ def beam_by_moves(space: MoveSpace, starts: list[int], finish: int | None, bw: M
     ``budget`` stops them (nodes, deadline, memory) or a solution of ``enough`` moves (the
     proved lower bound) is found. ``finish``: the one finish (bitboard) a pagoda function
     prunes for, or None (several finishes: no pagoda pruning)."""
-    pagodas = need = None
-    if finish is not None:
-        rows = pruning_set(space.shape, finish)
-        if rows:
-            pagodas = np.array(rows, dtype=np.int64).T          # holes x pagodas
-            need = np.array([sum(w[h] for h in range(space.shape.size) if finish >> h & 1) for w in rows])
+    pagodas = pagoda_tables(space.shape, finish) if finish is not None else []
     best: tuple[int, int, list[Jump], int] | None = None
     width, stop = FIRST_WIDTH, None
     while stop is None and width <= MOST_WIDTH and (best is None or best[0] > enough):
-        found, stop = _one_beam(space, BeamLevels(space, starts, width, pagodas, need), bw, budget,
+        found, stop = _one_beam(space, BeamLevels(space, starts, width, pagodas), bw, budget,
                                    best[0] if best else None)
         if found is not None and (best is None or found[0] < best[0]):
             best = (*found, width)
         width *= 4
     return best, stop
+
+
+def pagoda_tables(shape: Shape, finish: int) -> list[tuple[np.ndarray, int]]:
+    """(table, need) for each pagoda function of proofs.pagoda.pruning_set for ``finish``:
+    table (8, 256) int64, the weights of the holes of each byte of a key, and need, the
+    finish's value: a position worth less than need cannot reach the finish."""
+    out = []
+    for weights in pruning_set(shape, finish):
+        table = np.zeros((8, 256), dtype=np.int64)
+        for b in range(8):
+            for v in range(256):
+                table[b, v] = sum(weights[8 * b + i] for i in range(8) if v >> i & 1 and 8 * b + i < shape.size)
+        out.append((table, sum(weights[h] for h in range(shape.size) if finish >> h & 1)))
+    return out
 
 
 def _one_beam(space: MoveSpace, beam: BeamLevels, bw: MoveLevels, budget: Budget,

@@ -45,8 +45,8 @@ def full_regions(regions: tuple[int, ...], keys: npt.NDArray[np.uint64]) -> npt.
     """How many of ``regions`` (masks) each position of ``keys`` (shape (n,), uint64
     bitboards) fills: a lower bound on the moves it still needs, give or take the finish
     (shape (n,))."""
-    if not regions:
-        return np.zeros(len(keys), dtype=np.int64)
-    masks = np.array(regions, dtype=np.uint64)
-    full: npt.NDArray[np.int64] = ((keys[:, None] & masks) == masks).sum(axis=1)
+    full = np.zeros(len(keys), dtype=np.int64)
+    for region in regions:   # a region at a time: no (n, regions) temporary
+        mask = np.uint64(region)
+        full += (keys & mask) == mask
     return full
