@@ -158,7 +158,9 @@ def test_fourth_trial_findings(capsys, tmp_path):
     assert len(left) == data["closest_pegs"]
     # a board file's vacancy list: empty, or a hole twice
     for text, message in (('variant = "french"\nvacant = []\n', "lists no hole"),
-                          ('variant = "french"\nvacant = ["c1", "c1"]\n', "lists hole c1 twice")):
+                          ('variant = "french"\nvacant = ["c1", "c1"]\n', "lists hole c1 twice"),
+                          ('variant = "french"\nvacant = [true]\n', "must be a hole or a list of holes"),
+                          ('variant = "french"\nvacant = 1.5\n', "not 1.5")):
         path = tmp_path / "b.toml"
         path.write_text(text)
         code, _, err = run(capsys, "solve", str(path))

@@ -71,7 +71,9 @@ def neighbours_in(space: MoveSpace, pegs: int, backward: bool, level: Keys) -> K
     one = np.array([space.canonical(pegs)], dtype=np.uint64)
     try:
         keys = space.E.move_children(space.mv, space.chains, one, backward, 0, NEIGHBOURS)[0]
-        found: Keys = np.unique(keys[np.isin(keys, level)])
+        keys = np.unique(keys)
+        at = np.minimum(np.searchsorted(level, keys), max(len(level) - 1, 0))
+        found: Keys = keys[level[at] == keys] if len(level) else keys[:0]
         return found
     except MemoryError:
         pass

@@ -96,6 +96,9 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         holes = data["vacant"] if isinstance(data["vacant"], list) else [data["vacant"]]
         if not holes:
             raise fail("vacant", "'vacant' lists no hole; leave it out for the board's own start")
+        if any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
+            raise fail("vacant", f"'vacant' must be a hole or a list of holes (names or numbers), "
+                                 f"not {data['vacant']!r}")
         try:
             empty = [parse_hole(board.shape, str(h)) for h in holes]
         except PegsolverError as e:
