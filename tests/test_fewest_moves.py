@@ -332,7 +332,9 @@ def test_count_by_moves_json_and_limits(capsys):
     assert data["by"] == "moves" and data["fewest_moves"] == data["fewest_moves_backward"] == 10
     assert data["forward_total"] == sum(data["forward"]) and data["backward_total"] == sum(data["backward"])
     stopped = count_moves("english", "d4", limit=Limit(memory_bytes=1 << 20))
-    assert stopped.stopped is Reason.MEMORY_LIMIT and "stopped: memory limit" in stopped.to_text()
+    assert stopped.stopped is Reason.MEMORY_LIMIT
+    assert "stopped: the memory budget of 1 MiB was used up" in stopped.to_text()
+    assert stopped.to_json()["memory_budget_bytes"] == 1 << 20
     assert stopped.forward.sizes == BELL_FORWARD[:len(stopped.forward.sizes)]
 
 

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from ..model.board import Board
 from ..model.notation import hole_name
-from .limits import Limit
+from .limits import Limit, size_text
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop
 from .outcome import Reason
 
@@ -58,6 +58,7 @@ class MoveCount:
     stopped: Reason | None = None
     seconds: float = 0.0
     impossible: str = ""   # the proof that the finish is out of reach (then no backward side)
+    memory_bytes: int = 0  # the memory budget of the levels and seen sets
 
     @property
     def fewest_moves(self) -> int | None:
@@ -73,7 +74,8 @@ class MoveCount:
                 "forward_pegs": self.forward.pegs, "backward_pegs": self.backward.pegs,
                 "forward_total": self.forward.total, "backward_total": self.backward.total,
                 "fewest_moves": self.fewest_moves, "fewest_moves_backward": self.backward.target_depth,
-                "impossible": self.impossible or None, "stopped": self.stopped, "seconds": self.seconds}
+                "impossible": self.impossible or None, "stopped": self.stopped, "seconds": self.seconds,
+                "memory_budget_bytes": self.memory_bytes}
 
     def to_text(self, style: str = "algebraic") -> str:
         shape = self.board.shape
@@ -105,7 +107,9 @@ class MoveCount:
                     return "not reached before the stop" if d is None else str(d)
                 lines.append(f"fewest moves: forward {seen(fw)}, backward {seen(bw)}")
         if self.stopped is not None:
-            lines.append(f"stopped: {self.stopped}, after {self.seconds:.2f} s; the levels above are complete")
+            why = (f"the memory budget of {size_text(self.memory_bytes)} was used up"
+                   if self.stopped is Reason.MEMORY_LIMIT else str(self.stopped))
+            lines.append(f"stopped: {why}, after {self.seconds:.2f} s; the levels above are complete")
         else:
             lines.append(f"complete in {self.seconds:.2f} s")
         return "\n".join(lines)
@@ -154,5 +158,6 @@ def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]
     backward = Side()
     if finish is not None and stopped is None and not impossible:
         backward, stopped = _side(space, [target], board.pegs_mask, True, budget, progress)
-    return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0, impossible)
+    return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0, impossible,
+                     budget.memory_bytes)
 
