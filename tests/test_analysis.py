@@ -238,7 +238,7 @@ def test_cli_count_ctrl_c():
     proc.send_signal(signal.SIGINT)
     out, err = interrupting.finish(proc, 30)
     assert proc.returncode == 130, err
-    assert "interrupted by Ctrl-C" in out and "Traceback" not in err
+    assert "stopped by Ctrl-C" in out and "Traceback" not in err
 
 
 def test_a_board_of_more_jumps_than_a_first_stage_has_blocks():

@@ -205,7 +205,7 @@ def test_ctrl_c_stops_pegsolver_bench_cleanly():
     proc.send_signal(signal.SIGINT)
     out, err = interrupting.finish(proc, 60)
     assert proc.returncode == 130, err
-    assert "interrupted by Ctrl-C after" in err and "of 4 runs" in err and "Traceback" not in err
+    assert "stopped by Ctrl-C after" in err and "of 4 runs" in err and "Traceback" not in err
 
 
 # --- reports -----------------------------------------------------------------------------

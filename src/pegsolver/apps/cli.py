@@ -8,7 +8,7 @@ import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from ..engine.outcome import Reason
-    from ..engine.stopping import interrupt_guard
+    from ..engine.stopping import interrupt_guard, interrupt_name
     from ..errors import CoreMissingError, PegsolverError, Terminated
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
@@ -67,8 +67,6 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_play(args)
         with guard:
             code = COMMANDS[args.command](args)
-        if guard.terminated and code == EXIT_INTERRUPTED:   # the answer may say Ctrl-C: both stop alike
-            print("pegsolver: the stop was a SIGTERM", file=sys.stderr)
         return code
     except (PegsolverError, CoreMissingError) as e:
         if getattr(args, "json", False):  # scripts reading stdout get the error too
@@ -76,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pegsolver: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as e:   # before a command had an answer to print (later, it prints its own)
-        what = "stopped by SIGTERM" if isinstance(e, Terminated) else Reason.INTERRUPTED.value   # count's SIGTERM
+        what = f"stopped by {'SIGTERM' if isinstance(e, Terminated) else interrupt_name()}"
         if getattr(args, "json", False):
             print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": f"{what} before the command had an answer"}))
         print(f"pegsolver: {what}", file=sys.stderr)

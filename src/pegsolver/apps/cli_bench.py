@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..engine import limits
+from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from . import bench
 from . import bench_report as report
@@ -71,7 +72,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if plot_path:
         report.write_plot(run, plot_path)
     if run.interrupted:
-        print(f"interrupted by Ctrl-C after {len(run.results)} of {run.planned} runs", file=sys.stderr)
+        print(f"stopped by {interrupt_name()} after {len(run.results)} of {run.planned} runs", file=sys.stderr)
         return EXIT_INTERRUPTED
     for r in run.unexpected:
         print(f"pegsolver: {r.problem} with {r.strategy}: {r.unexpected}", file=sys.stderr)

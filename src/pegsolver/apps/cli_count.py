@@ -14,6 +14,7 @@ from .. import analysis
 from ..engine import limits
 from ..engine.level_memory import check_fits_here
 from ..engine.outcome import Reason
+from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from ..model.board import Board
 from ..model.geometry import Hole
@@ -63,7 +64,8 @@ def cmd_table(args: argparse.Namespace) -> int:
                                   minimize="moves" if args.fewest_moves else None)
     print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
     if survey.interrupted:
-        print(f"interrupted by Ctrl-C after {len(survey) - 1} of {board.shape.size ** 2} problems", file=sys.stderr)
+        print(f"stopped by {interrupt_name()} after {len(survey) - 1} of {board.shape.size ** 2} problems",
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_SOLVED if survey.settled else EXIT_UNSOLVED
 

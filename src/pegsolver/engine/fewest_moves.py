@@ -32,12 +32,13 @@ from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason, Stats
 from .solution import MOVES_STRATEGY, Solution, unsolved
+from .stopping import interrupt_name
 
 MAX_HOLES = 64                  # the moves run on the 64-bit enumeration core
 DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unless told
 MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
 STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
-         Reason.MEMORY_LIMIT: "the memory budget", Reason.INTERRUPTED: "Ctrl-C"}
+         Reason.MEMORY_LIMIT: "the memory budget"}   # and Reason.INTERRUPTED: interrupt_name()
 INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof and the beams find none
 BEAM_SECONDS = 5.0              # at least, for the beams after a limit stops the proof
 PROOF_SHARE = 2 / 3             # of the node and time limits for the proof; the beams get the rest
@@ -273,6 +274,6 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                         f"a solution found by search has as few moves as the search by moves proved "
                         f"necessary: {levels}", optimal=True, lower_bound=a.lower_bound)
     return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
-                    f"stopped by {STOPS[a.reason]} before the fewest moves were proved "
+                    f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
                     f"(every solution has at least {a.lower_bound}){found_text if best else ''}; {levels}",
                     optimal=False, lower_bound=a.lower_bound)

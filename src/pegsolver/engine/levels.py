@@ -19,7 +19,7 @@ from .enumeration import Analysis, Level
 from .level_memory import CHUNK_SLOTS, first_stage_bytes
 from .limits import size_text
 from .outcome import Reason
-from .stopping import interrupt_guard
+from .stopping import interrupt_guard, interrupt_name
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -385,7 +385,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
         result.stopped, result.message = stop.reason, stop.message
     except KeyboardInterrupt as e:
         result.stopped = Reason.INTERRUPTED
-        result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else "interrupted by Ctrl-C"
+        result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else f"stopped by {interrupt_name()}"
     result.games = games if counted else None
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]

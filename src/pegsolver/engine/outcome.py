@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .stopping import interrupt_name
+
 
 class Reason(StrEnum):
     """Why an answer is what it is.
@@ -43,13 +45,14 @@ class Reason(StrEnum):
     @property
     def explanation(self) -> str:
         """The stop in words ("" for the proofs by class and pagoda, which explain themselves)."""
+        if self is Reason.INTERRUPTED:
+            return f"the search was stopped by {interrupt_name()}; nothing proved"
         return _EXPLANATIONS.get(self, "")
 
 
 _EXPLANATIONS = {
     Reason.NODE_LIMIT: "the search stopped at its node limit; nothing proved",
     Reason.TIME_LIMIT: "the search stopped at its time limit; nothing proved",
-    Reason.INTERRUPTED: "the search was stopped by Ctrl-C; nothing proved",
     Reason.MEMORY_LIMIT: "the beam's levels outgrew the memory budget; nothing proved",
     Reason.BEAM: "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
     Reason.EXHAUSTED: "every position reachable from the start was searched: no solution",

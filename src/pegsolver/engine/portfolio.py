@@ -37,6 +37,7 @@ from .compile import ORDERS
 from .outcome import Reason
 from .search import Run, dual, from_dual
 from .solution import Solution, empty_stats, unsolved
+from .stopping import interrupt_name
 
 BASE_NODES = 20_000      # a weight-1 member's budget in round 0
 BEAM_FIRST_WIDTH = 500   # the beam's width in round 0
@@ -234,7 +235,7 @@ def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason
                     table_entries=tally.table_entries, table_bytes=tally.table_bytes)
     tried = ", ".join(f"{name} to {'width' if name.startswith('beam') else 'nodes'} {n:,}"
                       for name, n in widest.items())
-    cause = {Reason.INTERRUPTED: "Ctrl-C stopped", Reason.MEMORY_LIMIT: "the memory budget stopped"}.get(
+    cause = {Reason.INTERRUPTED: f"{interrupt_name()} stopped", Reason.MEMORY_LIMIT: "the memory budget stopped"}.get(
         reason, f"the {reason} stopped")
     ran = f"after {plural(tally.runs, 'search')} ({tried}) and {plural(tally.nodes, 'node')}" if tally.runs \
         else "before its first search"

@@ -15,6 +15,7 @@ from ..model.notation import group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
 from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
+from .stopping import interrupt_name
 
 MOVES_STRATEGY = "fewest-moves"   # the strategy a search by fewest moves reports
 MOVES_HELP = "bidirectional breadth-first search by moves, a proof of the fewest moves"
@@ -162,7 +163,7 @@ class Solution:
         if self.reason is Reason.BEAM:
             return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
                     "--beam-width may); nothing proved")
-        why = "Ctrl-C" if self.reason is Reason.INTERRUPTED else f"the {self.reason}"
+        why = interrupt_name() if self.reason is Reason.INTERRUPTED else f"the {self.reason}"
         return (f"not solved: stopped by {why} before a solution was found; nothing proved "
                 f"(the default strategy, auto, tries the other strategies too)")
 
