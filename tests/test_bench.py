@@ -208,6 +208,21 @@ def test_ctrl_c_stops_pegsolver_bench_cleanly():
     assert "stopped by Ctrl-C after" in err and "of 4 runs" in err and "Traceback" not in err
 
 
+def test_two_signals_close_together_still_print_the_report():
+    # timeout(1) and a terminal may both signal the group: the second signal must not cut
+    # the clean stop short (it did: exit 130 with nothing printed)
+    proc = interrupting.start(["bench", "--problems", "english-centre", "diamond-d2-f2", "--strategies", "seed",
+                               "dfs", "--nodes", "0", "--seconds", "120"])
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    out, err = interrupting.finish(proc, 60)
+    assert proc.returncode == 130, err
+    assert "stopped by SIGTERM after" in err and "of 4 runs" in err and "Traceback" not in err
+    assert "english-centre" in out   # the runs that finished are reported
+
+
 # --- reports -----------------------------------------------------------------------------
 
 def fake(strategy, seconds, reason="solved", backend="core"):

@@ -358,7 +358,7 @@ def test_a_signal_to_two_workers_stops_them_all_without_a_traceback(sig, delay):
     pytest.importorskip("distributed")
     rc, out, err = _count_then_signal(["french", "--vacant", "d4", "--workers", "2"], delay, sig, group=True)
     assert rc == 130 and "Traceback" not in err, err
-    assert ("interrupted" if sig == signal.SIGINT else "SIGTERM") in out + err
+    assert ("stopped by Ctrl-C" if sig == signal.SIGINT else "stopped by SIGTERM") in out + err
 
 
 def test_sigterm_stops_a_spill_run_cleanly_keeping_its_levels(tmp_path):

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from ..engine.outcome import Reason
+from ..engine.stopping import stop_requested
 from ..errors import BenchError
 from ..solver import Limit, Solution, solve
 from .bench_problems import EXPECTS, PROBLEM_KEYS, BenchProblem, ProblemSet, default_problems_path, load_problems
@@ -107,11 +108,16 @@ def check_outcome(problem: BenchProblem, sol: Solution) -> str:
 
 def warm_up(problem: BenchProblem) -> None:
     """Fill the caches a first solve() pays for (the board's symmetries, the pagoda
-    linear programs), so that no strategy's time includes them."""
+    linear programs), so that no strategy's time includes them.
+
+    :raises KeyboardInterrupt: Ctrl-C (or SIGTERM) came meanwhile; solve() answered it.
+    """
     start, goal = problem.start(), problem.goal()
-    solve(start, goal, limit=Limit(nodes=1))
+    sols = [solve(start, goal, limit=Limit(nodes=1))]
     if problem.finish is not None:
-        solve(start, goal, limit=Limit(nodes=1), backward=True)
+        sols.append(solve(start, goal, limit=Limit(nodes=1), backward=True))
+    if any(sol.reason is Reason.INTERRUPTED for sol in sols):
+        raise KeyboardInterrupt
 
 
 def run_one(problem: BenchProblem, strategy: str, limit: Limit) -> tuple[RunResult, Solution]:
@@ -168,7 +174,7 @@ def run_bench(plan: Plan, limit: Limit | None = None, before: Callable[[str, str
                 warm_up(problem)
                 warmed.add(problem.name)
             result, _ = run_one(problem, strategy, limit)
-            if result.reason is Reason.INTERRUPTED:  # solve() caught Ctrl-C inside the search
+            if result.reason is Reason.INTERRUPTED or stop_requested():  # solve() caught the signal
                 raise KeyboardInterrupt
             bench.results.append(result)
             if after:

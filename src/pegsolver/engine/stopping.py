@@ -1,45 +1,82 @@
 """Stopping a run by signal: Ctrl-C raises KeyboardInterrupt, SIGTERM (``kill``, a batch
-system's time limit) raises Terminated, so that a run stops as it does on Ctrl-C."""
+system's time limit) raises Terminated, so that a run stops as it does on Ctrl-C.
+
+Only the first signal stops the run. Another within GRACE_SECONDS is ignored, so that the
+report of what finished still prints (``timeout`` and a terminal both may send a signal to
+the whole process group, a few milliseconds apart); a later one ends the process at once,
+for a user who does not want to wait for the clean stop."""
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from typing import Literal
 
 from ..errors import Terminated
 
-_last = ["Ctrl-C"]   # the signal that stopped the run last, as the answers name it
+GRACE_SECONDS = 2.0
+EXIT_INTERRUPTED = 130
+
+
+class _Signals:
+    name = "Ctrl-C"              # the first signal of the run, as answers name it
+    since: float | None = None   # when it came (time.monotonic())
+    depth = 0                    # guards open: the outermost one acts
+
+
+_state = _Signals()
 
 
 def interrupt_name() -> str:
     """The signal that stopped the run, as answers name it: "Ctrl-C" (SIGINT, or a
     KeyboardInterrupt outside a guard) or "SIGTERM" (in an :class:`interrupt_guard`)."""
-    return _last[0]
+    return _state.name
+
+
+def stop_requested() -> bool:
+    """True once a signal has asked the run in an :class:`interrupt_guard` to stop (code
+    that catches the stop inside, as solve() does, can so tell a caller's loop to end)."""
+    return _state.since is not None
 
 
 class interrupt_guard:
     """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
-    during the run; a signal the caller ignores stays ignored. ``terminated``: a SIGTERM came."""
+    during the run (the first signal only: see the module); a signal the caller ignores
+    stays ignored. ``terminated``: a SIGTERM came."""
 
     terminated = False
 
-    def _terminate(self, signum: int, frame: object) -> None:
-        self.terminated = True
-        _last[0] = "SIGTERM"
-        raise Terminated
+    def _stop(self, signum: int, frame: object) -> None:
+        if _state.since is not None:
+            if time.monotonic() - _state.since < GRACE_SECONDS:
+                return
+            print("pegsolver: a second signal: stopped at once", file=sys.stderr, flush=True)
+            os._exit(EXIT_INTERRUPTED)
+        _state.since = time.monotonic()
+        if signum == signal.SIGTERM:
+            self.terminated = True
+            _state.name = "SIGTERM"
+            raise Terminated
+        raise KeyboardInterrupt
 
     def __enter__(self) -> interrupt_guard:
-        _last[0] = "Ctrl-C"
-        main = threading.current_thread() is threading.main_thread()
+        main = threading.current_thread() is threading.main_thread() and _state.depth == 0
+        _state.depth += 1
+        if main:
+            _state.name, _state.since = "Ctrl-C", None
         self.old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
-        for sig, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, self._terminate)):
-            if main and self.old[sig] not in (ours, signal.SIG_IGN):
-                signal.signal(sig, ours)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            if main and self.old[sig] is not signal.SIG_IGN:
+                signal.signal(sig, self._stop)
         return self
 
     def __exit__(self, *exc: object) -> Literal[False]:
-        _last[0] = "Ctrl-C"   # outside a guard, only KeyboardInterrupt stops a run
         for sig, old in self.old.items():
             if old is not None and signal.getsignal(sig) is not old:
                 signal.signal(sig, old)
+        _state.depth -= 1
+        if self.old:   # outside a guard, only KeyboardInterrupt stops a run
+            _state.name, _state.since = "Ctrl-C", None
         return False
