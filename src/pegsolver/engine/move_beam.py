@@ -21,10 +21,9 @@ import numpy as np
 from ..model.geometry import Jump, Shape
 from ..proofs.merson import full_regions, merson_regions
 from ..proofs.pagoda import pruning_set
-from .move_levels import Budget, Keys, MoveLevels, MoveSpace, MovesStop, expand
+from .move_levels import Budget, Keys, MoveLevels, MoveSpace, MovesStop
 from .move_paths import solution
 from .outcome import Reason
-from .partition import encode
 
 FIRST_WIDTH = 1 << 10
 MOST_WIDTH = 1 << 22     # positions a beam level keeps at most
@@ -34,10 +33,11 @@ _POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
 class BeamLevels(MoveLevels):
-    """Forward levels by moves that keep at most ``width`` positions each: those not in an
-    earlier level of the beam, reachable by pagoda (``pagodas``: (table, need) pairs, see
-    :func:`pagoda_tables`), ranked by :meth:`rank`. Levels are kept (stored) so
-    that a solution's path can be found again through them, as for the full levels."""
+    """Forward levels by moves (made by ``step`` as the full levels are) that keep at most
+    ``width`` positions each: those not in an earlier level of the beam, reachable by
+    pagoda (``pagodas``: (table, need) pairs, see :func:`pagoda_tables`), ranked by
+    :meth:`rank`. Levels are kept (stored) so that a solution's path can be found again
+    through them, as for the full levels."""
 
     def __init__(self, space: MoveSpace, sources: Iterable[int], width: int,
                  pagodas: Sequence[tuple[np.ndarray, int]] = ()) -> None:
@@ -64,26 +64,13 @@ class BeamLevels(MoveLevels):
             keys = keys[np.argpartition(self.rank(keys), self.width)[:self.width]]
         return keys
 
-    def step(self, budget: Budget, held_elsewhere: int = 0) -> Keys:
-        """Make the beam's next level (see the class) and return it, sorted.
+    def _new(self, kids: Keys, budget: Budget, held_elsewhere: int) -> Keys:
+        # the best of one call's children (the beam's set of positions seen is its levels)
+        return self._keep(np.unique(kids))
 
-        :raises MovesStop: a limit passed."""
-        parents, parts, i = self.frontier, [], 0
-        while i < len(parents):
-            budget.check(self.nbytes + held_elsewhere)
-            kids, done = expand(self.space, parents[i:], False, budget, self.nbytes + held_elsewhere)
-            i += done
-            budget.expanded += done
-            budget.children += len(kids)
-            parts.append(self._keep(np.unique(kids)))
-        level = self._keep(np.unique(np.concatenate(parts))) if parts else np.empty(0, np.uint64)
-        level = np.sort(level)
+    def _level(self, parts: list[Keys]) -> Keys:
+        level = np.sort(self._keep(np.unique(np.concatenate(parts)))) if parts else np.empty(0, np.uint64)
         self.seen.add_new(level)
-        self.packed.append(encode(parents).data)
-        self.packed_bytes += len(self.packed[-1])
-        self.frontier = level
-        self.sizes.append(len(level))
-        self.done = len(level) == 0
         return level
 
 

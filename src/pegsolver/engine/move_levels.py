@@ -129,21 +129,18 @@ class MoveLevels:
         :raises MovesStop: a limit passed. The level is dropped, and the set of positions
             seen then holds some of it: the levels must not step again.
         """
-        space = self.space
         parents: Keys = self.frontier
         parts: list[Keys] = []
         i = made = 0   # parents expanded, bytes of the new positions so far
         while i < len(parents):
             budget.check(self.nbytes + held_elsewhere + made)
-            kids, done = expand(space, parents[i:], self.backward, budget, self.nbytes + held_elsewhere + made)
+            kids, done = expand(self.space, parents[i:], self.backward, budget, self.nbytes + held_elsewhere + made)
             i += done
             budget.expanded += done
             budget.children += len(kids)
-            if self.seen.bytes_for(len(kids)) + held_elsewhere > budget.memory_bytes:
-                raise MovesStop(Reason.MEMORY_LIMIT)
-            parts.append(self.seen.add_new(kids))
+            parts.append(self._new(kids, budget, held_elsewhere))
             made += parts[-1].nbytes
-        level = np.sort(np.concatenate(parts)) if parts else np.empty(0, np.uint64)
+        level = self._level(parts)
         if self.keep:
             self.packed.append(encode(parents).data)
             self.packed_bytes += len(self.packed[-1])
@@ -151,6 +148,17 @@ class MoveLevels:
         self.sizes.append(len(level))
         self.done = len(level) == 0
         return level
+
+    def _new(self, kids: Keys, budget: Budget, held_elsewhere: int) -> Keys:
+        # the children not seen before, each once, now seen
+        if self.seen.bytes_for(len(kids)) + held_elsewhere > budget.memory_bytes:
+            raise MovesStop(Reason.MEMORY_LIMIT)
+        new: Keys = self.seen.add_new(kids)
+        return new
+
+    def _level(self, parts: list[Keys]) -> Keys:
+        # the new level from what _new gave for each call into the core, sorted
+        return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.uint64)
 
     def level(self, n: int) -> Keys:
         """Level ``n``, sorted.
