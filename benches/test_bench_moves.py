@@ -72,4 +72,4 @@ def test_french_c1_to_e1(benchmark):
                              rounds=1, iterations=1)
     benchmark.extra_info.update(reason=str(sol.reason), lower_bound=sol.lower_bound, moves=len(sol.moves),
                                 expanded=sol.stats.nodes, chains=sol.stats.tests, explanation=sol.explanation)
-    assert sol.lower_bound >= 20 and len(sol.moves) >= sol.lower_bound
+    assert sol.optimal and sol.lower_bound == 20 == len(sol.moves)
