@@ -7,6 +7,7 @@ import numpy as np
 
 from pegsolver import Limit, find_variant, solve
 from pegsolver.engine.move_beam import pagoda_tables
+from pegsolver.engine.move_levels import Budget, MoveLevels, MoveSpace
 from pegsolver.engine.move_paths import one_move
 from pegsolver.engine.outcome import Reason
 from pegsolver.model.notation import parse_hole
@@ -109,3 +110,16 @@ def test_pagoda_tables_value_keys_as_the_pagoda_functions_do():
         assert need == value(weights, finish) > 0
         got = sum(table[b][(keys >> np.uint64(8 * b)) & np.uint64(0xFF)] for b in range(8))
         assert list(got) == [value(weights, int(k)) for k in keys]
+
+
+def test_depths_of_many_keys_agree_with_depth_of_each():
+    board = find_variant("english").board()
+    space = MoveSpace(board.shape, [tuple(range(board.shape.size))])
+    side = MoveLevels(space, [board.pegs_mask], backward=False)
+    budget = Budget(None, None, 1 << 30)
+    for _ in range(4):
+        side.step(budget)
+    keys = np.concatenate([side.level(n)[:5] for n in range(side.depth + 1)] + [np.array([3, 5], dtype=np.uint64)])
+    assert list(side.depths_of(keys)) == [side.depth_of(int(k)) if side.depth_of(int(k)) is not None else -1
+                                          for k in keys]
+    assert sorted(set(side.depths_of(keys))) == [-1, 0, 1, 2, 3, 4]

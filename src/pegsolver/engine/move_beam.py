@@ -28,7 +28,6 @@ from .outcome import Reason
 FIRST_WIDTH = 1 << 10
 MOST_WIDTH = 1 << 22     # positions a beam level keeps at most
 REGION_WEIGHT = 3        # a full Merson region weighs as much as three pegs (tried 1 to 4)
-HITS = 256               # meeting positions of one level whose backward depths are looked up
 _POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
@@ -118,10 +117,12 @@ def _one_beam(space: MoveSpace, beam: BeamLevels, bw: MoveLevels, budget: Budget
     best: tuple[int, int, int] | None = None   # moves, forward depth, meeting key
     level, stop = beam.frontier, None
     while True:
-        for key in level[bw.seen.contains(level)][:HITS]:
-            j = bw.depth_of(int(key))
-            if j is not None and (best is None or beam.depth + j < best[0]):
-                best = (beam.depth + j, beam.depth, int(key))
+        hits = level[bw.seen.contains(level)]
+        if len(hits):
+            depths = bw.depths_of(hits)
+            k = int(np.argmin(np.where(depths >= 0, depths, np.iinfo(np.int64).max)))
+            if depths[k] >= 0 and (best is None or beam.depth + int(depths[k]) < best[0]):
+                best = (beam.depth + int(depths[k]), beam.depth, int(hits[k]))
         beat = [x for x in (bound, best[0] if best else None) if x is not None]
         if beam.done or beat and beam.depth + 1 >= min(beat):
             break

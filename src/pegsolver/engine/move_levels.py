@@ -182,6 +182,19 @@ class MoveLevels:
                 return n
         return None
 
+    def depths_of(self, keys: Keys) -> npt.NDArray[np.int64]:
+        """The level holding each of ``keys`` (canonical keys, shape (n,)), -1 where none
+        does: each level read once, however many keys (shape (n,))."""
+        depths = np.full(len(keys), -1, dtype=np.int64)
+        for n in range(self.depth, -1, -1):
+            if not (depths < 0).any():
+                break
+            level = self.level(n)
+            if len(level):
+                at = np.minimum(np.searchsorted(level, keys), len(level) - 1)
+                depths[(depths < 0) & (level[at] == keys)] = n
+        return depths
+
     def holds(self, n: int, key: int) -> bool:
         """Whether level ``n`` holds ``key``."""
         level, k = self.level(n), np.uint64(key)
