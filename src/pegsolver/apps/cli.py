@@ -40,13 +40,18 @@ def package_version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return build_parsers()[0]
+
+
+def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command line's parser, and each command's parser by name."""
     parser = JsonErrorParser(prog="pegsolver", description="Peg solitaire solver.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     for add in (add_solve_parser, add_replay_parser, add_classes_parser, add_table_parser, add_boards_parser,
                 add_play_parser, add_bench_parser, add_count_parser):
         add(sub)
-    return parser
+    return parser, dict(sub.choices)
 
 
 COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "table": cmd_table,
@@ -55,11 +60,10 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 
 def main(argv: list[str] | None = None) -> int:
     JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser, commands = build_parsers()
     args, extra = parser.parse_known_args(argv)
     if extra:  # the command's parser says it, so that its help is the one pointed to
-        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
     guard = interrupt_guard()
     try:
