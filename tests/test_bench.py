@@ -218,9 +218,10 @@ def test_two_signals_close_together_still_print_the_report():
     time.sleep(0.005)
     proc.send_signal(signal.SIGINT)
     out, err = interrupting.finish(proc, 60)
-    assert proc.returncode == 130, err
-    assert "stopped by SIGTERM after" in err and "of 4 runs" in err and "Traceback" not in err
-    assert "english-centre" in out   # the runs that finished are reported
+    assert proc.returncode == 130, (proc.returncode, err)
+    # Python runs pending handlers lowest signal first, so under load the SIGINT may be the first seen
+    assert ("stopped by SIGTERM after" in err or "stopped by Ctrl-C after" in err) and "of 4 runs" in err
+    assert "Traceback" not in err and "english-centre" in out   # the runs that finished are reported
 
 
 # --- reports -----------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if extra:  # the command's parser says it, so that its help is the one pointed to
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
-    guard = interrupt_guard()
+    guard = interrupt_guard(ending=True)
     try:
         if args.command == "play":
             return cmd_play(args)

@@ -44,9 +44,15 @@ def stop_requested() -> bool:
 class interrupt_guard:
     """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
     during the run (the first signal only: see the module); a signal the caller ignores
-    stays ignored. ``terminated``: a SIGTERM came."""
+    stays ignored. ``terminated``: a SIGTERM came. ``ending``: the process ends after the
+    guard (the command line), so after a stop the signals stay ignored rather than go back
+    to the old handlers: a second signal that comes, or is still pending, as the report
+    finishes must not kill the process by the signal instead of exit 130."""
 
     terminated = False
+
+    def __init__(self, ending: bool = False) -> None:
+        self.ending = ending
 
     def _stop(self, signum: int, frame: object) -> None:
         if _state.since is not None:
@@ -73,8 +79,11 @@ class interrupt_guard:
         return self
 
     def __exit__(self, *exc: object) -> Literal[False]:
+        stopped = _state.since is not None
         for sig, old in self.old.items():
-            if old is not None and signal.getsignal(sig) is not old:
+            if self.ending and stopped:
+                signal.signal(sig, signal.SIG_IGN)
+            elif old is not None and signal.getsignal(sig) is not old:
                 signal.signal(sig, old)
         _state.depth -= 1
         if self.old:   # outside a guard, only KeyboardInterrupt stops a run
