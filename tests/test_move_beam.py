@@ -123,3 +123,21 @@ def test_depths_of_many_keys_agree_with_depth_of_each():
     assert list(side.depths_of(keys)) == [side.depth_of(int(k)) if side.depth_of(int(k)) is not None else -1
                                           for k in keys]
     assert sorted(set(side.depths_of(keys))) == [-1, 0, 1, 2, 3, 4]
+
+
+def test_one_node_is_all_the_proof_gets():
+    # a node limit too small to share: nothing is left for the beams or the jump search
+    sol = solve("english", minimize="moves", limit=Limit(nodes=1))
+    assert sol.stats.nodes == 1 and sol.reason is Reason.NODE_LIMIT and not sol.jumps
+
+
+def test_count_by_moves_names_the_signal_that_stopped_it(monkeypatch):
+    from pegsolver.engine import move_count
+    from pegsolver.moves import count_moves
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(move_count.MoveLevels, "step", interrupted)
+    result = count_moves("english", "d4")
+    assert result.stopped is Reason.INTERRUPTED and result.signal == "Ctrl-C"
+    assert "stopped: by Ctrl-C, after" in result.to_text() and result.to_json()["signal"] == "Ctrl-C"

@@ -245,8 +245,9 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         return unsolved(board, goal, proof[0], stats, proof[1])
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
-    beam = Limit(nodes=None if share.nodes is None or limit.nodes is None else max(1, limit.nodes - share.nodes),
-                 seconds=None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds)
+    left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes
+    seconds = None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds
+    beam = None if left == 0 else Limit(nodes=left, seconds=seconds)   # --nodes 1: all for the proof
     a = fewest_moves(board, goal, share, beam=beam)
     stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
                     table_entries=a.positions, table_bytes=a.nbytes)
@@ -261,8 +262,8 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
-    if not best and a.reason is not Reason.INTERRUPTED:
-        rest = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes - a.expanded),
+    if not best and a.reason is not Reason.INTERRUPTED and (limit.nodes is None or a.expanded < limit.nodes):
+        rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
                              seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
                              memory_bytes=None)
         found = incumbent(rest)

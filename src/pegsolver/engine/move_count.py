@@ -20,6 +20,7 @@ from ..model.notation import hole_name
 from .limits import Limit, size_text
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop
 from .outcome import Reason
+from .stopping import interrupt_name
 
 _BITS16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint8)
 
@@ -59,6 +60,7 @@ class MoveCount:
     seconds: float = 0.0
     impossible: str = ""   # the proof that the finish is out of reach (then no backward side)
     memory_bytes: int = 0  # the memory budget of the levels and seen sets
+    signal: str = ""       # the signal that stopped it (Ctrl-C or SIGTERM), when one did
 
     @property
     def fewest_moves(self) -> int | None:
@@ -75,7 +77,7 @@ class MoveCount:
                 "forward_total": self.forward.total, "backward_total": self.backward.total,
                 "fewest_moves": self.fewest_moves, "fewest_moves_backward": self.backward.target_depth,
                 "impossible": self.impossible or None, "stopped": self.stopped, "seconds": self.seconds,
-                "memory_budget_bytes": self.memory_bytes}
+                "memory_budget_bytes": self.memory_bytes, "signal": self.signal or None}
 
     def to_text(self, style: str = "algebraic") -> str:
         shape = self.board.shape
@@ -108,7 +110,8 @@ class MoveCount:
                 lines.append(f"fewest moves: forward {seen(fw)}, backward {seen(bw)}")
         if self.stopped is not None:
             why = (f"the memory budget of {size_text(self.memory_bytes)} was used up"
-                   if self.stopped is Reason.MEMORY_LIMIT else str(self.stopped))
+                   if self.stopped is Reason.MEMORY_LIMIT else f"by {self.signal}" if self.signal
+                   else str(self.stopped))
             lines.append(f"stopped: {why}, after {self.seconds:.2f} s; the levels above are complete")
         else:
             lines.append(f"complete in {self.seconds:.2f} s")
@@ -159,5 +162,5 @@ def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]
     if finish is not None and stopped is None and not impossible:
         backward, stopped = _side(space, [target], board.pegs_mask, True, budget, progress)
     return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0, impossible,
-                     budget.memory_bytes)
+                     budget.memory_bytes, interrupt_name() if stopped is Reason.INTERRUPTED else "")
 
