@@ -161,3 +161,11 @@ def test_an_extra_word_points_to_its_command_help(capsys):
         main(["count", "english", "--finish", "d4", "d5"])
     assert stop.value.code == 2
     assert "pegsolver count: error: unrecognized arguments: d5 (see pegsolver count --help)" in capsys.readouterr().err
+
+
+def test_a_signal_stops_the_moves_of_one_sparse_position_at_once():
+    # rect7x7-diagonal: one core call lists millions of moves; it took 46 s to see Ctrl-C
+    import time
+    t0 = time.monotonic()
+    out, _ = stopped_by(signal.SIGTERM, ["solve", "rect7x7-diagonal", "--fewest-moves", "--seconds", "60"], 4.0, 30)
+    assert time.monotonic() - t0 < 15 and "proved >= " in out

@@ -142,7 +142,8 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
     # jumps), appended as canonical keys, once for each hole the moving peg can be on
     # there; -1 when memory runs out, -2 past ``hard`` children (0: no bound), -3 past the
-    # deadline (0: none; monotonic seconds): one position of a sparse board may have
+    # deadline (0: none; monotonic seconds), -4 when a signal handler raised (Ctrl-C,
+    # SIGTERM: the exception stays set for the caller): one position of a sparse board may have
     # millions of positions a move away. Chains reaching the same position with the peg
     # on the same hole go on alike, so each such pair is followed once: sparse boards,
     # whose chains are countless, would otherwise take exponential time.
@@ -163,8 +164,12 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
             steps += 1
             if hard and n[0] >= hard:
                 return -2
-            if deadline > 0 and (steps & 0xFFFF) == 0 and now_seconds() >= deadline:
-                return -3
+            if (steps & 0xFFFF) == 0:
+                if deadline > 0 and now_seconds() >= deadline:
+                    return -3
+                with gil:
+                    if check_signals() != 0:
+                        return -4
             if backward:
                 lo, hi = ch.to_start[h], ch.to_start[h + 1]
             else:
@@ -184,6 +189,11 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
                     stack_h[sp] = ch.jfrom[j] if backward else ch.jto[j]
                     sp += 1
     return 0
+
+
+cdef int raise_pending() except -1:
+    # the exception a signal handler raised while the GIL was released is still set: raise it
+    return -1
 
 
 def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0,
@@ -232,6 +242,8 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
             raise MemoryError(f"more than {hard:,} positions one move away from {i + 1:,} positions")
         if err == -3:
             raise TimeoutError("the deadline passed while the positions one move away were found")
+        if err == -4:
+            raise_pending()
         if err:
             raise MemoryError("children of a level")
         out = np.empty(n, dtype=np.uint64)
