@@ -26,6 +26,15 @@ CHUNK = 1 << 15   # parents expanded per call into the core at most: the limits 
 MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have thousands a parent
 
 
+def in_sorted(level: Keys, keys: Keys) -> npt.NDArray[np.bool_]:
+    """Whether each of ``keys`` is in ``level`` (sorted): shape (len(keys),), by binary
+    search, so a large level is not sorted again as np.isin would."""
+    if not len(level):
+        return np.zeros(len(keys), dtype=np.bool_)
+    found: npt.NDArray[np.bool_] = level[np.minimum(np.searchsorted(level, keys), len(level) - 1)] == keys
+    return found
+
+
 class MovesStop(Exception):
     """A limit stopped the levels (``reason``: a Reason); the levels finished stay."""
 
@@ -189,14 +198,9 @@ class MoveLevels:
         for n in range(self.depth, -1, -1):
             if not (depths < 0).any():
                 break
-            level = self.level(n)
-            if len(level):
-                at = np.minimum(np.searchsorted(level, keys), len(level) - 1)
-                depths[(depths < 0) & (level[at] == keys)] = n
+            depths[(depths < 0) & in_sorted(self.level(n), keys)] = n
         return depths
 
     def holds(self, n: int, key: int) -> bool:
         """Whether level ``n`` holds ``key``."""
-        level, k = self.level(n), np.uint64(key)
-        i = int(np.searchsorted(level, k))
-        return i < len(level) and bool(level[i] == k)
+        return bool(in_sorted(self.level(n), np.array([key], dtype=np.uint64))[0])

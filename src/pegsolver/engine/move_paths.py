@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..model.geometry import Jump, Shape
-from .move_levels import Keys, MoveLevels, MoveSpace
+from .move_levels import Keys, MoveLevels, MoveSpace, in_sorted
 
 NEIGHBOURS = 1 << 20   # positions a move from one position listed at most, else the level is halved
 
@@ -72,8 +72,7 @@ def neighbours_in(space: MoveSpace, pegs: int, backward: bool, level: Keys) -> K
     try:
         keys = space.E.move_children(space.mv, space.chains, one, backward, 0, NEIGHBOURS)[0]
         keys = np.unique(keys)
-        at = np.minimum(np.searchsorted(level, keys), max(len(level) - 1, 0))
-        found: Keys = keys[level[at] == keys] if len(level) else keys[:0]
+        found: Keys = keys[in_sorted(level, keys)]
         return found
     except MemoryError:
         pass
