@@ -82,61 +82,6 @@ cdef int push_child(bits_t** out, size_t* n, size_t* cap, bits_t key) noexcept n
     return 0
 
 
-cdef struct Visited:
-    # the (position, moving peg's hole) pairs one parent's chains have reached: an
-    # open-addressed set, emptied per parent through the list of slots it filled
-    bits_t* slots
-    uint8_t* holes      # the hole of each slot, plus one (0: an empty slot)
-    uint32_t* used
-    uint64_t cap        # 2 ** log2
-    int log2
-    uint64_t n
-
-
-cdef inline uint64_t pair_hash(bits_t b, int h) noexcept nogil:
-    return hash_bits(b ^ (<bits_t>(h + 1) * <bits_t>0x9E3779B97F4A7C15ULL))
-
-
-cdef int visit(Visited* v, bits_t b, int h) noexcept nogil:
-    # 1 if (b, h) is new (and now in the set), 0 if seen, -1 when memory runs out
-    cdef uint64_t j, i, mask, k
-    cdef bits_t* grown
-    cdef uint8_t* grown_holes
-    cdef uint32_t* grown_used
-    if 2 * (v.n + 1) > v.cap:   # double, and put the used slots back
-        grown = <bits_t*>calloc(2 * v.cap, sizeof(bits_t))
-        grown_holes = <uint8_t*>calloc(2 * v.cap, sizeof(uint8_t))
-        grown_used = <uint32_t*>malloc(v.cap * sizeof(uint32_t))
-        if grown == NULL or grown_holes == NULL or grown_used == NULL:
-            free(grown)
-            free(grown_holes)
-            free(grown_used)
-            return -1
-        mask = 2 * v.cap - 1
-        v.log2 += 1
-        for i in range(v.n):
-            k = v.used[i]
-            j = pair_hash(v.slots[k], v.holes[k] - 1) >> (64 - v.log2)
-            while grown_holes[j]:
-                j = (j + 1) & mask
-            grown[j], grown_holes[j] = v.slots[k], v.holes[k]
-            grown_used[i] = <uint32_t>j
-        free(v.slots)
-        free(v.holes)
-        free(v.used)
-        v.slots, v.holes, v.used, v.cap = grown, grown_holes, grown_used, 2 * v.cap
-    mask = v.cap - 1
-    j = pair_hash(b, h) >> (64 - v.log2)
-    while v.holes[j]:
-        if v.slots[j] == b and v.holes[j] == h + 1:
-            return 0
-        j = (j + 1) & mask
-    v.slots[j], v.holes[j] = b, <uint8_t>(h + 1)
-    v.used[v.n] = <uint32_t>j
-    v.n += 1
-    return 1
-
-
 cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited* seen, bits_t** out,
                         size_t* n, size_t* cap, size_t hard, double deadline) noexcept nogil:
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
@@ -150,11 +95,9 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
     cdef bits_t stack_b[CHAIN_STACK]
     cdef int stack_h[CHAIN_STACK]
     cdef int sp = 0, h, i, j, lo, hi, fresh
-    cdef uint64_t k, steps = 0
+    cdef uint64_t steps = 0
     cdef bits_t b, c, need, rest = pegs
-    for k in range(seen.n):
-        seen.holes[seen.used[k]] = 0
-    seen.n = 0
+    visited_clear(seen)
     while rest:
         stack_b[0], stack_h[0], sp = pegs, ctz64(rest), 1
         rest &= rest - 1
@@ -219,15 +162,9 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     cdef int err = 0
     cdef uint64_t[::1] o
     cdef Visited seen
-    seen.cap, seen.log2, seen.n = 1024, 10, 0
-    seen.slots = <bits_t*>calloc(seen.cap, sizeof(bits_t))
-    seen.holes = <uint8_t*>calloc(seen.cap, sizeof(uint8_t))
-    seen.used = <uint32_t*>malloc(seen.cap // 2 * sizeof(uint32_t))
-    if buf == NULL or seen.slots == NULL or seen.holes == NULL or seen.used == NULL:
+    if visited_init(&seen) != 0 or buf == NULL:
         free(buf)
-        free(seen.slots)
-        free(seen.holes)
-        free(seen.used)
+        visited_free(&seen)
         raise MemoryError("children of a level")
     try:
         with nogil:
@@ -253,6 +190,4 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
         return out, i
     finally:
         free(buf)
-        free(seen.slots)
-        free(seen.holes)
-        free(seen.used)
+        visited_free(&seen)

@@ -19,6 +19,7 @@
 #   _enum_expand.pxi  generate(): a level's children into the stages (Work: counters)
 #   _enum_merge.pxi   insert(): the staged children merged into the next level
 #   _enum_rank.pxi    the stored form's transforms: keys ranked within their peg count, bytes shuffled
+#   _chain_seen.pxi   the (position, hole) pairs chains of jumps have reached (shared with the search)
 #   _enum_chains.pxi  moves (chains of jumps by one peg): the positions one move away
 #   _enum_keyset.pxi  KeySet: the positions a search by moves has seen
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
@@ -78,5 +79,6 @@ include "_enum_stage.pxi"
 include "_enum_expand.pxi"
 include "_enum_merge.pxi"
 include "_enum_rank.pxi"
+include "_chain_seen.pxi"
 include "_enum_chains.pxi"
 include "_enum_keyset.pxi"

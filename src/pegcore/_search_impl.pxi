@@ -1,6 +1,6 @@
 # Shared implementation of the search, included by each width module after it
 # cimports bits_t, popcount_bits, lowest_hole and hash_bits (_bits64.pxd or
-# _bits128.pxd) and sets MAX_HOLES. It includes the beam (_beam_impl.pxi) itself, at
+# _bits128.pxd) and sets MAX_HOLES. It includes the beams (_beam_impl.pxi, _move_beam_impl.pxi) itself, at
 # its end, after everything the beam uses.
 # Nothing in the hot loop touches a Python object.
 
@@ -41,6 +41,7 @@ cdef enum:
     STRATEGY_DFS = 1
     STRATEGY_GUIDED = 2
     STRATEGY_BEAM = 3
+    STRATEGY_MOVES = 4   # the beam by moves (_move_beam_impl.pxi)
 
 # Why a search stopped; Python reads them from STOP_CODES below.
 cdef enum:
@@ -56,7 +57,7 @@ cdef enum:
 STOP_CODES = {"none": STOP_NONE, "nodes": STOP_NODES, "seconds": STOP_SECONDS,
               "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM}
 STRATEGY_CODES = {"seed": STRATEGY_SEED, "dfs": STRATEGY_DFS, "guided": STRATEGY_GUIDED,
-                  "beam": STRATEGY_BEAM}
+                  "beam": STRATEGY_BEAM, "moves": STRATEGY_MOVES}
 MAX_BEAM_WIDTH = 0xFFFFFFFF   # the beam's parent indices are 32-bit
 
 # How often (in nodes, powers of two) the clock and the signals are polled.
@@ -137,6 +138,25 @@ cdef struct Ctx:
     int64_t* pag_lut     # npag x nbytes x 256: each pagoda's sum over the pegs of a byte
     int64_t* pag_thr     # per pagoda: its value on the goal
     uint64_t pagoda_prunes
+    # the beam by moves' score: merson_weight per full Merson region (nmerson = 0: none)
+    int nmerson
+    bits_t* merson
+    int64_t merson_weight
+
+
+cdef int poll_clock(Ctx* c, bint signals) noexcept nogil:
+    # The deadline, then (when signals) Ctrl-C and SIGTERM: 1 and c.stop set when one is due.
+    if c.deadline > 0 and now_seconds() >= c.deadline:
+        c.stop = STOP_SECONDS
+        return 1
+    if signals:
+        with gil:
+            if check_signals() != 0:
+                # Ctrl-C ends the search with a result that says so.
+                clear_error()
+                c.stop = STOP_INTERRUPT
+                return 1
+    return 0
 
 
 cdef int poll_due(Ctx* c) noexcept nogil:
@@ -149,16 +169,7 @@ cdef int poll_due(Ctx* c) noexcept nogil:
     if c.node_limit and c.node_limit < c.next_poll:
         c.next_poll = c.node_limit
     if (c.nodes & CLOCK_EVERY) == 0:
-        if c.deadline > 0 and now_seconds() >= c.deadline:
-            c.stop = STOP_SECONDS
-            return 1
-        if (c.nodes & SIGNAL_EVERY) == 0:
-            with gil:
-                if check_signals() != 0:
-                    # Ctrl-C ends the search with a result that says so.
-                    clear_error()
-                    c.stop = STOP_INTERRUPT
-                    return 1
+        return poll_clock(c, (c.nodes & SIGNAL_EVERY) == 0)
     return 0
 
 
@@ -690,7 +701,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            double seconds=0.0, uint64_t table_bytes=64 << 20,
            const int64_t[::1] weights=None, int64_t iso_weight=0,
            const int64_t[:, ::1] pagodas=None, const int64_t[::1] thresholds=None,
-           uint64_t beam_width=0):
+           uint64_t beam_width=0, const int32_t[:, ::1] merson=None, int64_t merson_weight=0):
     """Run one search.
 
     jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
@@ -713,6 +724,12 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     positions kept over all levels), table_bytes (beam: peak bytes), table_replaced,
     pagoda_prunes, seconds, best_pegs (the fewest pegs of a dead end met, None if none or
     beam) and best_path (the jumps to it).
+
+    The moves strategy is a beam by moves (a move: consecutive jumps by one peg;
+    _move_beam_impl.pxi): each level keeps the beam_width positions lowest in pegs plus
+    merson_weight for each full region of merson (n_regions, n_holes) 0/1. Its "path" is the
+    solution's jumps, "moves" their moves and "cut" whether a level before the goal lost
+    positions to the width (if not, no solution has fewer moves); "tests" counts chain steps.
     """
     cdef Ctx c
     cdef Beam bm
@@ -729,9 +746,12 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     cdef int scored = strategy == STRATEGY_GUIDED or strategy == STRATEGY_BEAM
     if scored and (weights is None or weights.shape[0] != nholes):
         raise ValueError(f"the guided and beam strategies need weights for the {nholes} holes")
-    if strategy == STRATEGY_BEAM and not 1 <= beam_width <= 0xFFFFFFFF:  # MAX_BEAM_WIDTH
-        raise ValueError(f"the beam strategy needs a width from 1 to {0xFFFFFFFF}, not {beam_width}")
-    if strategy == STRATEGY_BEAM:
+    cdef int beams = strategy == STRATEGY_BEAM or strategy == STRATEGY_MOVES
+    if beams and not 1 <= beam_width <= 0xFFFFFFFF:  # MAX_BEAM_WIDTH
+        raise ValueError(f"the beam strategies need a width from 1 to {0xFFFFFFFF}, not {beam_width}")
+    if merson is not None and merson.shape[0] and merson.shape[1] != nholes:
+        raise ValueError(f"Merson regions must be (n, {nholes})")
+    if beams:
         use_table = False  # the beam merges within a level instead
     if pagodas is not None and (thresholds is None or pagodas.shape[1] != nholes
                                 or thresholds.shape[0] != pagodas.shape[0]):
@@ -760,6 +780,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
     c.best_path = <int32_t*>malloc((nholes + 1) * sizeof(int32_t))
     c.best_pegs = MAX_HOLES + 1
+    if strategy == STRATEGY_MOVES and merson is not None and merson.shape[0] > 0:
+        c.nmerson = merson.shape[0]
+        c.merson_weight = merson_weight
+        c.merson = <bits_t*>calloc(c.nmerson, sizeof(bits_t))
     if pagodas is not None and pagodas.shape[0] > 0:
         c.npag = pagodas.shape[0]
         c.pag_lut = <int64_t*>calloc(<size_t>c.npag * c.nbytes * 256, sizeof(int64_t))
@@ -783,6 +807,12 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             raise MemoryError("guided search arrays")
         if c.npag and (c.pag_lut == NULL or c.pag_thr == NULL):
             raise MemoryError("pagoda tables")
+        if c.nmerson and c.merson == NULL:
+            raise MemoryError("Merson regions")
+        for k in range(c.nmerson):
+            for h in range(nholes):
+                if merson[k, h]:
+                    c.merson[k] |= hole_bit(h)
         # Byte tables, each entry from the one without its lowest bit (the tables are
         # built on every call: one add per entry, not eight).
         for k in range(c.npag):
@@ -844,6 +874,10 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
                 solved = beam(&c, &bm, pegs, beam_width)
                 if not solved and c.stop == STOP_NONE and bm.cut:
                     c.stop = STOP_BEAM
+            elif strategy == STRATEGY_MOVES:
+                solved = move_beam(&c, &bm, pegs, beam_width)
+                if not solved and c.stop == STOP_NONE and bm.cut:
+                    c.stop = STOP_BEAM
             elif c.carry_images:
                 images(&c, pegs, root_imgs)
                 solved = dfs(&c, pegs, 0, root_imgs, 0)
@@ -861,14 +895,16 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
             "nodes": c.nodes,
             "dead_ends": c.dead_ends,
             "table_hits": c.table_hits,
-            "table_entries": bm.kept if strategy == STRATEGY_BEAM else c.table.count,
-            "table_bytes": bm.peak if strategy == STRATEGY_BEAM else
+            "table_entries": bm.kept if beams else c.table.count,
+            "table_bytes": bm.peak if beams else
                            (<uint64_t>1 << c.table.log2) * sizeof(bits_t) if use_table else 0,
             "table_replaced": c.table.replaced,
             "pagoda_prunes": c.pagoda_prunes,
             "seconds": elapsed,
-            "best_pegs": c.best_pegs if c.best_pegs <= MAX_HOLES else None,
-            "best_path": [c.best_path[i] for i in range(c.best_depth)] if c.best_pegs <= MAX_HOLES else [],
+            "best_pegs": c.best_pegs if c.best_pegs <= MAX_HOLES and not beams else None,
+            "best_path": [c.best_path[i] for i in range(c.best_depth)] if c.best_pegs <= MAX_HOLES and not beams else [],
+            "moves": c.best_depth if strategy == STRATEGY_MOVES else None,
+            "cut": bool(bm.cut),
         }
     finally:
         free(c.m2)
@@ -890,6 +926,7 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
         free(c.kid_jump)
         free(c.pag_lut)
         free(c.pag_thr)
+        free(c.merson)
         beam_free(&bm)
 
 
@@ -897,3 +934,5 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
 # (Cython takes search()'s use of Beam and beam() before their definitions here.)
 
 include "_beam_impl.pxi"
+include "_chain_seen.pxi"
+include "_move_beam_impl.pxi"

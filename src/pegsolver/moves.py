@@ -12,7 +12,8 @@ of side 4 to 7, 5, 9, 9, 12 (OEIS A127500; G. I. Bell, J. Integer Sequences 11, 
 from __future__ import annotations
 
 from .analysis import enum_limit
-from .engine.fewest_moves import MAX_HOLES, MovesAnswer, fewest_moves, move_group
+from .engine.core_moves import beam_fewest_moves
+from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group
 from .engine.limits import Limit
 from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
@@ -70,14 +71,28 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     one problem that takes them (``start`` and the solution's last jump say which): one
     bidirectional search from every single vacancy at once to every one-peg finish at
     once, keyed under the whole symmetry group (both sets are unions of classes).
+    Over 64 holes, beams by moves from one vacancy of each symmetry class instead
+    (engine.core_moves.beam_fewest_moves): ``upper_bound`` from the beams, ``lower_bound``
+    from the Merson regions or from beams whose levels were never cut.
 
     :param limit: nodes, seconds, memory (default 4 GiB); under a limit ``lower_bound``
         is the best proved.
     :param beam: when a limit stops the proof, beams by moves look for a short solution
         within these limits (see engine.fewest_moves.fewest_moves): ``upper_bound``.
-    :raises BoardTooLargeError: more than 64 holes.
+        Over 64 holes the beams are the whole search, within ``limit``.
+    :raises BoardTooLargeError: more than 128 holes.
     """
-    board = _board(board)
+    board = resolve_board(board)
     shape = board.shape
+    if shape.size > MAX_HOLES:
+        if shape.size > BEAM_HOLES:
+            raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the search by moves takes at "
+                                     f"most {BEAM_HOLES}")
+        classes: dict[int, int] = {}   # a vacancy's class -> its lowest hole
+        for h in range(shape.size):
+            classes.setdefault(min(shape.map_mask(p, 1 << h) for p in shape.symmetries), h)
+        starts = [shape.full_mask & ~(1 << h) for h in classes.values()]
+        return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
+    board = _board(board)
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
     return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam)

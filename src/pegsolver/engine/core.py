@@ -82,9 +82,9 @@ class SearchCodes:
 
     ``stops[code]`` names each stop code (``search()``'s ``"stop"``), in code order:
     none, nodes, seconds, interrupt, memory, beam; ``strategies[code]`` names each
-    strategy code it takes: seed, dfs, guided, beam. The same codes as named fields
-    follow. ``max_holes`` is the 128-bit module's hole limit (the 64-bit one's is 64),
-    ``max_beam_width`` the widest beam (positions per level).
+    strategy code it takes: seed, dfs, guided, beam, moves (the beam by moves). The same
+    codes as named fields follow. ``max_holes`` is the 128-bit module's hole limit (the
+    64-bit one's is 64), ``max_beam_width`` the widest beam (positions per level).
     """
 
     stops: tuple[str, ...]
@@ -99,6 +99,7 @@ class SearchCodes:
     strategy_dfs: int
     strategy_guided: int
     strategy_beam: int
+    strategy_moves: int
     max_holes: int
     max_beam_width: int
 

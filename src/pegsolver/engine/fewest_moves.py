@@ -34,7 +34,8 @@ from .outcome import Reason, Stats
 from .solution import MOVES_STRATEGY, Solution, unsolved
 from .stopping import interrupt_name
 
-MAX_HOLES = 64                  # the moves run on the 64-bit enumeration core
+MAX_HOLES = 64                  # the levels by moves run on the 64-bit enumeration core
+BEAM_HOLES = 128                # and beams by moves (engine.core_moves) on the 128-bit search core
 DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unless told
 MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
 STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
@@ -228,21 +229,28 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                        incumbent: Callable[[Limit], Solution]) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
-    first (when ``proofs``), then :func:`fewest_moves` with PROOF_SHARE of the node and
-    time limits. If a limit stops it, beams by moves get the rest of the limits (see
-    fewest_moves' ``beam``); if they find nothing, ``incumbent`` (a search for any solution)
-    gets what is left, at most INCUMBENT_SECONDS, so that the answer holds the best
-    solution found."""
+    first (when ``proofs``); over MAX_HOLES holes, beams by moves alone
+    (engine.core_moves.solve_by_beams); else :func:`fewest_moves` with PROOF_SHARE of the
+    node and time limits. If a limit stops it, beams by moves get the rest of the limits
+    (see fewest_moves' ``beam``); if they find nothing, ``incumbent`` (a search for any
+    solution) gets what is left, at most INCUMBENT_SECONDS, so that the answer holds the
+    best solution found.
+
+    :raises BoardTooLargeError: more than BEAM_HOLES holes.
+    """
     from .search import impossibility  # the proofs live beside the searches
-    if board.shape.size > MAX_HOLES:
+    if board.shape.size > BEAM_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
-                                 f"takes at most {MAX_HOLES} (the 64-bit enumeration core)")
+                                 f"takes at most {BEAM_HOLES} (the 128-bit search core)")
     count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
     stats = Stats(strategy=MOVES_STRATEGY, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
                   table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
     proof = impossibility(board, goal) if proofs else None
     if proof is not None:
         return unsolved(board, goal, proof[0], stats, proof[1])
+    if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
+        from .core_moves import solve_by_beams  # it builds on this module's answers
+        return solve_by_beams(board, goal, limit, stats)
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
     left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes

@@ -18,7 +18,10 @@ from .outcome import Reason, Stats
 from .stopping import interrupt_name
 
 MOVES_STRATEGY = "fewest-moves"   # the strategy a search by fewest moves reports
-MOVES_HELP = "bidirectional breadth-first search by moves, a proof of the fewest moves"
+BEAM_MOVES_STRATEGY = "fewest-moves-beams"   # and on boards past the levels by moves (over 64 holes)
+MOVES_HELP = {MOVES_STRATEGY: "bidirectional breadth-first search by moves, a proof of the fewest moves",
+              BEAM_MOVES_STRATEGY: ("beams by moves of growing width, over 64 holes: proved minimal only when "
+                                    "no level was cut or the Merson regions' bound is met")}
 
 
 @dataclass
@@ -117,7 +120,7 @@ class Solution:
         pegs, why it is not solved when it is not, and the work counters."""
         st = self.stats
         shape = self.start.shape
-        help_ = STRATEGY_HELP.get(st.strategy, MOVES_HELP)
+        help_ = STRATEGY_HELP.get(st.strategy) or MOVES_HELP.get(st.strategy, "")
         lines = [f"strategy: {st.strategy} ({help_}), backend: {st.backend}, "
                  f"symmetries used: {st.symmetries}, direction: {st.direction}"]
         if st.member:

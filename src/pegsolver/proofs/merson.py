@@ -50,3 +50,21 @@ def full_regions(regions: tuple[int, ...], keys: npt.NDArray[np.uint64]) -> npt.
         mask = np.uint64(region)
         full += (keys & mask) == mask
     return full
+
+
+def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) -> int:
+    """A lower bound on the moves from ``start`` to a finish (bitboards; ``finish`` None:
+    ``pegs`` pegs anywhere): the disjoint Merson regions full at the start that cannot be
+    full at the finish, each needing a move of its own (at least one move when ``start``
+    has more pegs than the finish)."""
+    full = [m for m in merson_regions(shape) if start & m == m]
+    if finish is not None:
+        needed = sum(1 for m in full if m & ~finish)
+    else:   # the finish's pegs fill as many regions as they can, smallest first
+        kept, room = 0, pegs
+        for size in sorted(m.bit_count() for m in full):
+            if size <= room:
+                kept, room = kept + 1, room - size
+        needed = len(full) - kept
+    more = start.bit_count() > (finish.bit_count() if finish is not None else pegs)
+    return max(needed, int(more))

@@ -1,0 +1,168 @@
+"""Beams by moves in the search core: short solutions on boards of up to 128 holes, and the
+only search by moves past the 64 holes of the levels by moves (engine.move_levels).
+
+Each level holds the positions one move (one or more consecutive jumps by one peg) further
+from the start; past ``width`` positions a level keeps those with the fewest pegs plus
+REGION_WEIGHT for each full Merson region (a full region needs a move of its own), and
+drops positions a pagoda function rules out. The first level with the goal gives a
+solution; when no level was cut before it, the levels were complete and it has the fewest
+moves. Otherwise the lower bound is the Merson regions' (proofs.merson.region_bound).
+Widths grow fourfold from FIRST_WIDTH until a limit, MOST_WIDTH or a proof. Beam search
+is B. Lowerre's ("The Harpy Speech Recognition System", 1976); counting full regions for
+moves is G. I. Bell's ("Solving Triangular Peg Solitaire", J. Integer Sequences 11, 2008).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..model.board import Board
+from ..model.geometry import Jump, Shape
+from ..model.goal import Goal
+from ..model.notation import group_moves
+from ..proofs.merson import merson_regions, region_bound
+from ..proofs.pagoda import pruning_set
+from .compile import compile_problem, goal_symmetries
+from .core import core_for, search_codes
+from .fewest_moves import STOPS, MovesAnswer
+from .limits import Limit
+from .move_beam import MOST_WIDTH, REGION_WEIGHT
+from .outcome import STOP_MEANINGS, Reason, Stats
+from .solution import BEAM_MOVES_STRATEGY, Solution, unsolved
+from .stopping import interrupt_name
+
+FIRST_WIDTH = 1 << 12     # positions a level of the first beam keeps
+DEFAULT_BEAM_BYTES = 4 << 30
+
+
+@dataclass
+class BeamRun:
+    """One beam by moves: ``jumps`` a solution (empty if none) of ``moves`` moves;
+    ``complete``: no level was cut before it ended, so ``moves`` is the fewest from this
+    start (and no jumps: no solution at all); ``reason``: SOLVED, EXHAUSTED, BEAM (levels
+    were cut and it ran out of positions) or the limit that stopped it; ``nodes``
+    positions expanded, ``chains`` jumps followed in chains, ``nbytes`` its peak bytes,
+    ``kept`` the positions its levels kept."""
+
+    jumps: list[Jump]
+    moves: int | None
+    complete: bool
+    reason: Reason
+    nodes: int
+    chains: int
+    seconds: float
+    nbytes: int
+    kept: int
+
+
+def region_matrix(shape: Shape, bits: np.ndarray | None, nholes: int) -> np.ndarray:
+    """The Merson regions of ``shape`` as a (regions, nholes) int32 0/1 matrix, holes at
+    ``bits`` (the core's hole numbering, see compile.on_grid) when given."""
+    regions = merson_regions(shape)
+    out = np.zeros((len(regions), nholes), dtype=np.int32)
+    where = bits if bits is not None else np.arange(shape.size)
+    for r, mask in enumerate(regions):
+        out[r, [where[h] for h in range(shape.size) if mask >> h & 1]] = 1
+    return out
+
+
+def beam_once(board: Board, goal: Goal, width: int, limit: Limit) -> BeamRun:
+    """One beam of ``width`` positions a level from ``board`` to ``goal`` (pagoda pruning
+    when the goal names its finish), within ``limit`` (memory: the beam's levels and
+    children, default DEFAULT_BEAM_BYTES)."""
+    shape = board.shape
+    pagodas = pruning_set(shape, goal.finish_mask()) if goal.finish is not None else ()
+    problem = compile_problem(shape, board.pegs_mask, goal, "beam", pagodas, beam_width=width)
+    codes = search_codes()
+    out = core_for(shape.size, shape.name).search(
+        problem.jumps, problem.slots, problem.perms, problem.start, problem.goal_holes, problem.goal_count,
+        problem.nholes, codes.strategy_moves, False, limit.nodes or 0, limit.seconds or 0.0,
+        limit.memory_or(DEFAULT_BEAM_BYTES), weights=problem.weights, iso_weight=problem.iso_weight,
+        pagodas=problem.pagodas, thresholds=problem.thresholds, beam_width=width,
+        merson=region_matrix(shape, problem.bits, problem.nholes), merson_weight=REGION_WEIGHT)
+    jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
+    reason = Reason.SOLVED if out["solved"] else STOP_MEANINGS[codes.stops[out["stop"]]]
+    return BeamRun(jumps, out["moves"] if out["solved"] else None, not out["cut"], reason, out["nodes"],
+                   out["tests"], out["seconds"], out["table_bytes"], out["table_entries"])
+
+
+def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] | None = None) -> MovesAnswer:
+    """The fewest moves from ``board`` (or from any of ``starts``, bitboards) to ``goal``
+    that beams by moves find, and the fewest proved: ``jumps`` the best solution found
+    (from ``start``, by the beam of ``beam_width``), ``lower_bound`` proved over all the
+    starts; ``reason`` SOLVED when the solution meets the bound, EXHAUSTED when no start
+    has a solution, else what stopped the beams: a limit, INTERRUPTED, or BEAM when the
+    widths ran out. ``limit``'s memory (default DEFAULT_BEAM_BYTES) bounds each beam."""
+    t0 = time.monotonic()
+    shape, starts = board.shape, starts or [board.pegs_mask]
+    finish = goal.finish_mask() if goal.finish is not None else None
+    # each start's proved fewest moves: exact once a beam from it was complete (None: no solution)
+    bound: dict[int, int | None] = {s: region_bound(shape, s, finish, goal.pegs) for s in starts}
+    settled: set[int] = set()
+    answer = MovesAnswer(Reason.BEAM, 0, start=starts[0], symmetries=len(goal_symmetries(shape, goal)))
+    width = FIRST_WIDTH
+    while width <= MOST_WIDTH and answer.reason is Reason.BEAM:
+        for s in [s for s in starts if s not in settled]:
+            left = _left(limit, answer, t0)
+            run = beam_once(board.with_pegs(s), goal, width, left) if left is not None else None
+            if run is None:
+                answer.reason = Reason.NODE_LIMIT if limit.nodes is not None and answer.expanded >= limit.nodes \
+                    else Reason.TIME_LIMIT
+                break
+            answer.expanded += run.nodes
+            answer.chains += run.chains
+            answer.positions += run.kept
+            answer.nbytes = max(answer.nbytes, run.nbytes)
+            if run.moves is not None and (not answer.jumps or run.moves < len(group_moves(answer.jumps))):
+                answer.jumps, answer.start, answer.beam_width = run.jumps, s, width
+            if run.complete and run.reason in (Reason.SOLVED, Reason.EXHAUSTED):
+                settled.add(s)
+                bound[s] = run.moves
+            elif run.reason.is_limit or run.reason is Reason.INTERRUPTED:
+                answer.reason = run.reason
+                break
+        found = [b for b in bound.values() if b is not None]
+        answer.lower_bound = min(found) if found else 0
+        if not found and len(settled) == len(starts):
+            answer.reason = Reason.EXHAUSTED
+        elif answer.jumps and len(group_moves(answer.jumps)) == answer.lower_bound:
+            answer.reason = Reason.SOLVED
+        width *= 4
+    answer.seconds = time.monotonic() - t0
+    return answer
+
+
+def _left(limit: Limit, answer: MovesAnswer, t0: float) -> Limit | None:
+    # what the limits leave for the next beam, None when nothing
+    nodes = None if limit.nodes is None else limit.nodes - answer.expanded
+    seconds = None if limit.seconds is None else limit.seconds - (time.monotonic() - t0)
+    if nodes is not None and nodes <= 0 or seconds is not None and seconds <= 0:
+        return None
+    return limit.replace(nodes=nodes, seconds=seconds)
+
+
+def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats) -> Solution:
+    """:func:`pegsolver.solve` with ``minimize="moves"`` where the levels by moves cannot
+    go (over 64 holes): :func:`beam_fewest_moves`, proved minimal only when the solution
+    meets the lower bound. ``stats``: the run's so far, completed here."""
+    a = beam_fewest_moves(board, goal, limit)
+    stats = replace(stats, strategy=BEAM_MOVES_STRATEGY, symmetries=a.symmetries, tests=a.chains,
+                    nodes=a.expanded, seconds=a.seconds, runs=1, table_entries=a.positions, table_bytes=a.nbytes)
+    start = board.with_pegs(board.pegs_mask)
+    if a.reason is Reason.EXHAUSTED:
+        return unsolved(board, goal, Reason.EXHAUSTED, stats, "no sequence of moves reaches the goal: "
+                        "beams by moves whose levels were never cut ran out of positions")
+    found = f"a beam by moves ({a.beam_width:,} positions a level)"
+    if a.reason is Reason.SOLVED:
+        how = ("its levels were never cut before the goal" if a.lower_bound > region_bound(
+            board.shape, board.pegs_mask, goal.finish_mask() if goal.finish is not None else None, goal.pegs)
+               else "as few as the full Merson regions of the start need")
+        return Solution(start, goal, True, Reason.SOLVED, a.jumps, stats, f"{found} found a solution of "
+                        f"{a.lower_bound} moves, proved minimal: {how}", optimal=True, lower_bound=a.lower_bound)
+    why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
+    return Solution(start, goal, False, a.reason, a.jumps, stats,
+                    f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
+                    f"by the full Merson regions){f'; best solution found by {found}' if a.jumps else ''}",
+                    optimal=False, lower_bound=a.lower_bound)

@@ -1,0 +1,111 @@
+"""Beams by moves in the search core (engine.core_moves), the search by moves over 64 holes:
+solutions replayed by tests/replay.py, moves counted from coordinates, bounds checked
+against the brute force of test_fewest_moves and the published triangle figures (OEIS
+A127500: 5, 9, 9, 12, 13 for sides 4 to 8)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pegsolver import Goal, Limit, find_variant, solve
+from pegsolver.engine.core_moves import beam_fewest_moves, beam_once
+from pegsolver.engine.outcome import Reason
+from pegsolver.moves import shortest_over_board
+from pegsolver.proofs.merson import region_bound
+from replay import replay_coords, replay_solution
+from test_fewest_moves import brute_fewest_moves, moves_of
+
+
+def _board(name, vacant):
+    board = find_variant(name).board()
+    return board.with_pegs(board.shape.full_mask & ~(1 << vacant))
+
+
+@pytest.mark.parametrize("name, vacancies, width, least_complete",
+                         [("triangle5", range(15), 1 << 16, 15 * 15), ("triangle6", (4,), 1 << 12, 0)])
+def test_beams_against_the_brute_force_fewest_moves_of_every_finish(name, vacancies, width, least_complete):
+    # complete beams (no level cut) give the fewest moves exactly, cut ones no fewer
+    board0 = find_variant(name).board()
+    shape = board0.shape
+    complete = 0
+    for v in vacancies:
+        start = shape.full_mask & ~(1 << v)
+        brute = brute_fewest_moves(board0, [h for h in range(shape.size) if start >> h & 1])
+        for f in range(shape.size):
+            run = beam_once(board0.with_pegs(start), Goal.at(f), width, Limit())
+            complete += run.complete
+            assert run.moves == brute.get(f) if run.complete else run.moves is None or run.moves >= brute[f], (v, f)
+            if run.jumps:
+                final = replay_coords(shape.rules, shape.coords, [shape.coords[h] for h in range(shape.size)
+                                                                  if start >> h & 1],
+                                      [(shape.coords[j.from_hole], shape.coords[j.to_hole]) for j in run.jumps])
+                assert final == {shape.coords[f]}
+                assert moves_of(shape.coords, run.jumps) == run.moves
+            if f in brute:   # the Merson regions' bound never passes the fewest moves
+                assert region_bound(shape, start, 1 << f) <= brute[f]
+    assert complete >= least_complete
+
+
+def test_narrow_beams_find_solutions_no_shorter_than_the_fewest():
+    board = _board("triangle5", 0)
+    brute = brute_fewest_moves(board, [h for h in range(board.shape.size) if board.pegs_mask >> h & 1])
+    for width in (1, 4, 64):
+        run = beam_once(board, Goal.anywhere(1), width, Limit())
+        assert not run.complete
+        if run.jumps:
+            assert run.moves >= min(brute.values())
+            assert moves_of(board.shape.coords, run.jumps) == run.moves
+        else:
+            assert run.reason is Reason.BEAM
+
+
+@pytest.mark.parametrize("side, fewest", [(4, 5), (5, 9), (6, 9)])
+def test_shortest_over_board_by_beams_proves_the_published_figure(side, fewest):
+    board = find_variant(f"triangle{side}").board()
+    shape = board.shape
+    starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
+    a = beam_fewest_moves(board, Goal.anywhere(1), Limit(seconds=120), starts=starts)
+    assert a.reason is Reason.SOLVED and a.lower_bound == fewest == a.upper_bound
+    assert moves_of(shape.coords, a.jumps) == fewest
+
+
+def test_triangle11_by_beams_replays_within_its_bounds():
+    board = find_variant("triangle11").board()
+    sol = solve(board, minimize="moves", limit=Limit(seconds=4))
+    assert not sol.solved and sol.reason is Reason.TIME_LIMIT and not sol.optimal
+    assert sol.jumps, "a beam of 4,096 positions finds a solution within the time"
+    final = replay_solution(sol)
+    assert len(final) == 1
+    moves = moves_of(board.shape.coords, sol.jumps)
+    assert moves == len(sol.moves)
+    # A127500: S(11) >= 19 for the shortest over all vacancies; the bound proved here is lower
+    assert sol.lower_bound == region_bound(board.shape, board.pegs_mask, None) < 19 <= moves
+    assert sol.stats.strategy == "fewest-moves-beams"
+
+
+def test_triangle11_shortest_over_board_takes_one_vacancy_per_class():
+    a = shortest_over_board("triangle11", Limit(seconds=6))
+    assert a.reason is Reason.TIME_LIMIT
+    shape = find_variant("triangle11").board().shape
+    assert a.start in {shape.full_mask & ~(1 << h) for h in range(shape.size)}
+    if a.jumps:
+        assert a.upper_bound >= 19 and a.upper_bound >= a.lower_bound
+
+
+def test_beams_obey_the_node_limit_and_memory():
+    board = find_variant("triangle11").board()
+    sol = solve(board, minimize="moves", limit=Limit(nodes=500))
+    assert sol.reason is Reason.NODE_LIMIT and sol.stats.nodes <= 500
+    sol = solve(board, minimize="moves", limit=Limit(memory_bytes=1 << 20))
+    assert sol.reason is Reason.MEMORY_LIMIT and not sol.solved
+
+
+def test_cli_fewest_moves_on_triangle11_reports_bounds_in_json():
+    out = subprocess.run([sys.executable, "-m", "pegsolver", "solve", "triangle11", "--fewest-moves",
+                          "--seconds", "3", "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["optimal"] is False and answer["lower_bound"] >= 1
+    assert answer["stats"]["strategy"] == "fewest-moves-beams"
+    assert len(answer["moves"]) >= 19
