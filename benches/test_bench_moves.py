@@ -3,13 +3,18 @@ one thread), its tables by moves, the triangles' shortest problems (OEIS A127500
 5, 9, 9, 12, 13, 16, 18 for sides 4 to 10) and French c1 -> e1 (our figure: 20). Triangle
 8 and up and French take minutes and gigabytes and need PEGSOLVER_LONG_BENCHES=1; the
 memory each may take is PEGSOLVER_MOVES_GB (default 10; French needs 11). Where the memory
-stops the proof, beams by moves give an upper bound (upper_bound in extra_info). Work
-counters (positions expanded, chains of jumps) go in extra_info."""
+stops the proof, beams by moves give an upper bound (upper_bound in extra_info). Beams by
+moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
+BEAM_WIDTH positions a level, one from each vacancy class: triangles 7 and 8 (the published
+figures), and with PEGSOLVER_LONG_BENCHES=1 triangles 9 to 11 (wider beams; triangle 11:
+the published bounds are 19 <= S(11) <= 28). Work counters (positions expanded, chains of
+jumps) go in extra_info."""
 import os
 
 import pytest
 
-from pegsolver import Limit, find_variant, solve
+from pegsolver import Goal, Limit, find_variant, solve
+from pegsolver.engine.core_moves import beam_once
 from pegsolver.engine.outcome import Reason
 from pegsolver.moves import count_moves, shortest_over_board
 
@@ -17,6 +22,8 @@ LONG = pytest.mark.skipif(os.environ.get("PEGSOLVER_LONG_BENCHES") != "1",
                           reason="minutes: set PEGSOLVER_LONG_BENCHES=1")
 SHORTEST = {4: 5, 5: 9, 6: 9, 7: 12, 8: 13, 9: 16, 10: 18}   # OEIS A127500
 MOVES_GB = float(os.environ.get("PEGSOLVER_MOVES_GB", "10"))
+BEAM_WIDTH = 20_000
+PUBLISHED_T11 = (19, 28)   # OEIS A127500; G. I. Bell, J. Integer Sequences 11 (2008)
 
 
 @pytest.mark.benchmark(group="fewest moves")
@@ -73,3 +80,46 @@ def test_french_c1_to_e1(benchmark):
     benchmark.extra_info.update(reason=str(sol.reason), lower_bound=sol.lower_bound, moves=len(sol.moves),
                                 expanded=sol.stats.nodes, chains=sol.stats.tests, explanation=sol.explanation)
     assert sol.optimal and sol.lower_bound == 20 == len(sol.moves)
+
+
+def _beams(side, width):
+    # one beam from each vacancy class to one peg anywhere: (fewest moves found, its vacancy, runs)
+    board = find_variant(f"triangle{side}").board()
+    shape = board.shape
+    limit = Limit(memory_bytes=8 << 30)
+    runs = {h: beam_once(board.with_pegs(shape.full_mask & ~(1 << h)), Goal.anywhere(1), width, limit)
+            for h in shape.hole_classes()}
+    found = {h: r.moves for h, r in runs.items() if r.moves is not None}
+    best = min(found, key=found.get)
+    return found[best], best, runs
+
+
+def _bench_beams(benchmark, side, width):
+    moves, hole, runs = benchmark.pedantic(_beams, args=(side, width), rounds=1, iterations=1)
+    benchmark.extra_info.update(width=width, moves=moves, vacancy=hole,
+                                per_vacancy={h: r.moves for h, r in runs.items()},
+                                expanded=sum(r.nodes for r in runs.values()),
+                                chains=sum(r.chains for r in runs.values()),
+                                peak_bytes=max(r.nbytes for r in runs.values()))
+    return moves
+
+
+@pytest.mark.benchmark(group="fewest moves beams")
+@pytest.mark.parametrize("side", [7, 8])
+def test_triangle_beams(benchmark, side):
+    assert _bench_beams(benchmark, side, BEAM_WIDTH) == SHORTEST[side]
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves beams")
+@pytest.mark.parametrize("side", [9, 10])
+def test_triangle_beams_long(benchmark, side):
+    assert _bench_beams(benchmark, side, 10 * BEAM_WIDTH) >= SHORTEST[side]
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves beams")
+def test_triangle11_beams(benchmark):
+    # below the published upper bound: 22 moves at 200,000 positions a level (our figure)
+    low, high = PUBLISHED_T11
+    assert low <= _bench_beams(benchmark, 11, 10 * BEAM_WIDTH) < high

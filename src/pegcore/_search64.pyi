@@ -1,4 +1,5 @@
-"""Depth-first, guided and beam search over bitboards of one uint64 (1..64 holes).
+"""Depth-first, guided and beam searches, and the beam by moves, over bitboards of one
+uint64 (1..64 holes).
 
 Stubs of the compiled module (its source: _search64.pyx and _search_impl.pxi)."""
 from typing import Final, TypedDict
@@ -12,7 +13,8 @@ STOP_CODES: Final[dict[str, int]]
 """Why a search stopped, name -> code in code order: none, nodes, seconds, interrupt,
 memory, beam."""
 STRATEGY_CODES: Final[dict[str, int]]
-"""The strategies ``search`` takes, name -> code: seed, dfs, guided, beam."""
+"""The strategies ``search`` takes, name -> code: seed, dfs, guided, beam, moves (the beam
+by moves)."""
 
 class SearchResult(TypedDict):
     """What ``search`` returns (a plain dict at run time: this name exists only in the stub)."""
@@ -31,6 +33,8 @@ class SearchResult(TypedDict):
     seconds: float
     best_pegs: int | None
     best_path: list[int]
+    moves: int | None
+    cut: bool
 
 def search(
     jumps: NDArray[np.int32],
@@ -50,4 +54,6 @@ def search(
     pagodas: NDArray[np.int64] | None = None,
     thresholds: NDArray[np.int64] | None = None,
     beam_width: int = 0,
+    merson: NDArray[np.int32] | None = None,
+    merson_weight: int = 0,
 ) -> SearchResult: ...

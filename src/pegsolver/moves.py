@@ -88,10 +88,7 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         if shape.size > BEAM_HOLES:
             raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the search by moves takes at "
                                      f"most {BEAM_HOLES}")
-        classes: dict[int, int] = {}   # a vacancy's class -> its lowest hole
-        for h in range(shape.size):
-            classes.setdefault(min(shape.map_mask(p, 1 << h) for p in shape.symmetries), h)
-        starts = [shape.full_mask & ~(1 << h) for h in classes.values()]
+        starts = [shape.full_mask & ~(1 << h) for h in shape.hole_classes()]
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
     board = _board(board)
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]

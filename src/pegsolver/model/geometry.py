@@ -202,6 +202,11 @@ class Shape:
         found.sort(key=lambda p: p != identity)
         return tuple(found)
 
+    def hole_classes(self) -> list[Hole]:
+        """The lowest hole of each class of holes under the board's symmetries, in hole
+        order: one single-vacancy start of each class."""
+        return sorted({min(p[h] for p in self.symmetries) for h in range(self.size)})
+
     def map_mask(self, perm: tuple[Hole, ...], mask: int) -> int:
         """Image of a bitboard under a hole permutation."""
         out = 0
