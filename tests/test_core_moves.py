@@ -10,10 +10,11 @@ import pytest
 
 from pegsolver import Goal, Limit, find_variant, solve
 from pegsolver.engine.core_moves import beam_fewest_moves, beam_once
+from pegsolver.engine.fewest_moves import fewest_moves
 from pegsolver.engine.outcome import Reason
 from pegsolver.moves import shortest_over_board
-from pegsolver.proofs.merson import region_bound
-from replay import replay_coords, replay_solution
+from pegsolver.proofs.merson import merson_regions, region_bound
+from replay import UNIT_STEPS, replay_coords, replay_solution
 from test_fewest_moves import brute_fewest_moves, moves_of
 
 
@@ -72,9 +73,9 @@ def test_shortest_over_board_by_beams_proves_the_published_figure(side, fewest):
 
 def test_triangle11_by_beams_replays_within_its_bounds():
     board = find_variant("triangle11").board()
-    sol = solve(board, minimize="moves", limit=Limit(seconds=4))
-    assert not sol.solved and sol.reason is Reason.TIME_LIMIT and not sol.optimal
-    assert sol.jumps, "a beam of 4,096 positions finds a solution within the time"
+    sol = solve(board, minimize="moves", limit=Limit(nodes=200_000))   # the first beam, and part of the next
+    assert not sol.solved and sol.reason is Reason.NODE_LIMIT and not sol.optimal
+    assert sol.jumps, "a beam of 4,096 positions a level finds a solution"
     final = replay_solution(sol)
     assert len(final) == 1
     moves = moves_of(board.shape.coords, sol.jumps)
@@ -85,8 +86,8 @@ def test_triangle11_by_beams_replays_within_its_bounds():
 
 
 def test_triangle11_shortest_over_board_takes_one_vacancy_per_class():
-    a = shortest_over_board("triangle11", Limit(seconds=6))
-    assert a.reason is Reason.TIME_LIMIT
+    a = shortest_over_board("triangle11", Limit(nodes=300_000))
+    assert a.reason is Reason.NODE_LIMIT and a.expanded <= 300_000
     shape = find_variant("triangle11").board().shape
     assert a.start in {shape.full_mask & ~(1 << h) for h in range(shape.size)}
     if a.jumps:
@@ -103,9 +104,36 @@ def test_beams_obey_the_node_limit_and_memory():
 
 def test_cli_fewest_moves_on_triangle11_reports_bounds_in_json():
     out = subprocess.run([sys.executable, "-m", "pegsolver", "solve", "triangle11", "--fewest-moves",
-                          "--seconds", "3", "--json"], capture_output=True, text=True, timeout=120)
+                          "--nodes", "200000", "--json"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 1, out.stderr
     answer = json.loads(out.stdout)
     assert answer["optimal"] is False and answer["lower_bound"] >= 1
     assert answer["stats"]["strategy"] == "fewest-moves-beams"
     assert len(answer["moves"]) >= 19
+
+
+@pytest.mark.parametrize("side, hexagons", [(6, 0), (7, 1), (10, 3), (11, 3)])
+def test_larger_regions_are_closed_disjoint_hexagons(side, hexagons):
+    # checked from coordinates: every line of three holes whose middle is in a region has an end in it
+    shape = find_variant(f"triangle{side}").board().shape
+    regions = merson_regions(shape, larger=True)
+    assert regions[:len(merson_regions(shape))] == merson_regions(shape)
+    holes = set(shape.coords)
+    for m in regions:
+        cells = {shape.coords[h] for h in range(shape.size) if m >> h & 1}
+        for r, c in cells:
+            for dr, dc in UNIT_STEPS[shape.rules]:
+                ends = (r - dr, c - dc), (r + dr, c + dc)
+                if all(e in holes for e in ends):
+                    assert any(e in cells for e in ends), (side, sorted(cells))
+    assert sum(m.bit_count() for m in regions) == len({h for m in regions for h in range(shape.size) if m >> h & 1})
+    assert sum(m.bit_count() == 7 for m in regions) == hexagons
+
+
+def test_region_bound_with_a_hexagon_stays_below_the_proved_fewest_moves():
+    board = find_variant("triangle7").board()
+    shape = board.shape
+    start = shape.full_mask & ~(1 << 1)
+    proved = fewest_moves(board.with_pegs(start), Goal.anywhere(1))
+    assert proved.reason is Reason.SOLVED and proved.lower_bound == 12
+    assert region_bound(shape, start, None) == 8   # 9 full regions (one a hexagon), one corner may keep the peg

@@ -21,13 +21,21 @@ from ..model.geometry import Shape
 
 
 @lru_cache(maxsize=256)
-def merson_regions(shape: Shape) -> tuple[int, ...]:
+def merson_regions(shape: Shape, larger: bool = False) -> tuple[int, ...]:
     """Disjoint Merson regions of ``shape`` as hole masks: every hole no jump passes over
     (a region of its own), then pairs of neighbouring holes that every jump over either
-    starts or lands in, each hole in one region at most."""
+    starts or lands in, and with ``larger`` then holes with all their neighbours (hexagons
+    of 7 holes inside a triangle) where they are regions; each hole in one region at most.
+    The beams rank positions by the first two kinds only: counting full hexagons made
+    their solutions longer on triangles 9 and 10 (one beam of 20,000 positions a level
+    from each vacancy class)."""
     over: dict[int, list[tuple[int, int]]] = {}
     for j in shape.jumps:
         over.setdefault(j.over, []).append((j.from_hole, j.to_hole))
+
+    def closed(region: set[int]) -> bool:   # every jump over a hole of it starts or lands in it
+        return all(a in region or b in region for h in region for a, b in over.get(h, []))
+
     singles = [h for h in range(shape.size) if h not in over]
     used = set(singles)
     pairs: list[int] = []
@@ -35,10 +43,16 @@ def merson_regions(shape: Shape) -> tuple[int, ...]:
         for y in range(x + 1, shape.size):
             if x in used or y in used:
                 continue
-            if all(y in ends for ends in over[x]) and all(x in ends for ends in over[y]):
+            if closed({x, y}):
                 pairs.append(1 << x | 1 << y)
                 used |= {x, y}
-    return tuple(1 << h for h in singles) + tuple(pairs)
+    bigger: list[int] = []
+    for c in range(shape.size if larger else 0):
+        around = {c} | {j.over for j in shape.jumps if j.from_hole == c}
+        if len(around) > 2 and not around & used and closed(around):
+            bigger.append(sum(1 << h for h in around))
+            used |= around
+    return tuple(1 << h for h in singles) + tuple(pairs) + tuple(bigger)
 
 
 def full_regions(regions: tuple[int, ...], keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
@@ -57,7 +71,7 @@ def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) ->
     ``pegs`` pegs anywhere): the disjoint Merson regions full at the start that cannot be
     full at the finish, each needing a move of its own (at least one move when ``start``
     has more pegs than the finish)."""
-    full = [m for m in merson_regions(shape) if start & m == m]
+    full = [m for m in merson_regions(shape, larger=True) if start & m == m]
     if finish is not None:
         needed = sum(1 for m in full if m & ~finish)
     else:   # the finish's pegs fill as many regions as they can, smallest first
