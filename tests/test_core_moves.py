@@ -137,3 +137,20 @@ def test_region_bound_with_a_hexagon_stays_below_the_proved_fewest_moves():
     proved = fewest_moves(board.with_pegs(start), Goal.anywhere(1))
     assert proved.reason is Reason.SOLVED and proved.lower_bound == 12
     assert region_bound(shape, start, None) == 8   # 9 full regions (one a hexagon), one corner may keep the peg
+
+
+# Our triangle-11 figure (README, Fewest moves): 22 moves, found by a beam of 1,000,000
+# positions a level; the published bounds are 19 <= S(11) <= 28 (OEIS A127500).
+T11_IN_22 = ("7-2, 1-4, 16-7-2, 6-1-4, 13-11, 15-6-13, 25-12, 29-16-18-9-2-7-9, 28-15-13, 42-25-14, 45-28, "
+             "53-36-21-19-8-10-19, 31-16-7-18-20-33, 61-42-44, 66-45-43-26-28-43, 63-42-25, 46-29-31-33-18-31, "
+             "49-30-32-51-49, 58-37-39-41, 60-39, 56-58-60, 65-44-42-40-38-59-61-63-65")
+
+
+def test_triangle11_in_22_moves_replays():
+    shape = find_variant("triangle11").board().shape
+    coords = shape.coords   # numeric hole k is coords[k - 1]: row by row from the top
+    moves = [[int(h) for h in move.split("-")] for move in T11_IN_22.split(", ")]
+    jumps = [(coords[a - 1], coords[b - 1]) for move in moves for a, b in zip(move, move[1:])]
+    start = [coords[h] for h in range(shape.size) if h != 1]   # vacancy 2
+    assert len(moves) == 22 < 28
+    assert replay_coords(shape.rules, coords, start, jumps) == {coords[64]}
