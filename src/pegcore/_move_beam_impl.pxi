@@ -94,7 +94,7 @@ cdef int chain_ends(Ctx* c, Beam* b, Visited* vs, bits_t pegs, uint32_t parent, 
 cdef int move_path(Ctx* c, Beam* b, Visited* vs, uint32_t parent, bits_t goal) noexcept nogil:
     # The jumps from the start to goal (reached from position parent of the last level)
     # into c.path: each level's position back to the start, then each move's chain found
-    # again between two positions. 0, or -2 out of memory.
+    # again between two positions. 0, -2 out of memory, -3 the clock or a signal.
     cdef int k = b.nlevels - 1, n, total = 0, moves = b.nlevels
     cdef bits_t* along = <bits_t*>malloc((moves + 1) * sizeof(bits_t))
     cdef int32_t* chain = <int32_t*>malloc((c.nholes + 1) * sizeof(int32_t))
@@ -111,10 +111,10 @@ cdef int move_path(Ctx* c, Beam* b, Visited* vs, uint32_t parent, bits_t goal) n
         k -= 1
     for k in range(moves):
         n = chain_ends(c, b, vs, along[k], 0, &nkids, along[k + 1], chain, &unused)
-        if n <= 0:   # cannot happen: each position came from the one before by a move
+        if n <= 0:   # a stop (0 cannot happen: each position came from the one before by a move)
             free(along)
             free(chain)
-            return -2
+            return n if n == -3 else -2
         memcpy(c.path + total, chain, n * sizeof(int32_t))
         total += n
     free(along)
