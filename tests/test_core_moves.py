@@ -154,3 +154,18 @@ def test_triangle11_in_22_moves_replays():
     start = [coords[h] for h in range(shape.size) if h != 1]   # vacancy 2
     assert len(moves) == 22 < 28
     assert replay_coords(shape.rules, coords, start, jumps) == {coords[64]}
+
+
+def test_a_stopped_proof_takes_the_regions_bound_when_higher():
+    # triangle 10 in 32 MiB: the levels prove little, the regions 16 (published: 18, OEIS A127500)
+    a = shortest_over_board("triangle10", Limit(memory_bytes=32 << 20))
+    assert a.reason is Reason.MEMORY_LIMIT
+    shape = find_variant("triangle10").board().shape
+    assert a.regions_bound == min(region_bound(shape, shape.full_mask & ~(1 << h), None)
+                                  for h in range(shape.size)) == 16
+    assert a.lower_bound == 16 <= 18
+    start = shape.full_mask & ~(1 << 1)   # vacancy 2 (a corner vacancy leaves no one-peg finish)
+    sol = solve(find_variant("triangle10").board().with_pegs(start), minimize="moves",
+                limit=Limit(memory_bytes=32 << 20, nodes=2000))
+    assert not sol.optimal and sol.lower_bound == region_bound(shape, start, None) > 10
+    assert "by the Merson regions" in sol.explanation

@@ -25,6 +25,7 @@ from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal
 from ..model.notation import group_moves
+from ..proofs.merson import region_bound
 from .compile import goal_symmetries
 from .limits import Limit
 from .move_beam import beam_by_moves
@@ -69,6 +70,7 @@ class MovesAnswer:
     positions: int = 0   # positions seen, both sides
     nbytes: int = 0      # bytes the levels and seen sets held at the end
     beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
+    regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
 
     @property
     def optimal(self) -> bool:
@@ -119,7 +121,8 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
                  forward_depth: int | None = None, beam: Limit | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
     bidirectional breadth-first search (see the module). Under a limit it says the best
-    lower bound it proved; Ctrl-C stops it the same way.
+    lower bound it proved: the levels' or, when higher, the Merson regions'
+    (proofs.merson.region_bound, least over the starts); Ctrl-C stops it the same way.
 
     ``starts``: several starts instead of ``board``'s pegs: the fewest moves from any of
     them (``start`` on the answer says which one the solution leaves from).
@@ -149,6 +152,10 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer.expanded, answer.chains = budget.expanded, budget.children
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
+    if answer.reason.is_limit or answer.reason is Reason.INTERRUPTED:   # the regions may know more
+        finish = goal.finish_mask() if goal.finish is not None else None
+        answer.regions_bound = min(region_bound(shape, s, finish, goal.pegs) for s in starts)
+        answer.lower_bound = max(answer.lower_bound, answer.regions_bound)
     if beam is not None and answer.reason.is_limit:
         del fw   # the beams take the forward levels' memory
         _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
@@ -264,12 +271,13 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.SOLVED:
         how = (f"bidirectional breadth-first search by moves, met at {a.lower_bound}" if not a.beam_width else
                f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
-               f"bound the search by moves proved before a limit stopped it")
+               f"bound proved before a limit stopped the search by moves (by its levels, or by the Merson regions)")
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
                         f"{how}: {levels}", optimal=True, lower_bound=a.lower_bound)
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
+    by_regions = ", by the Merson regions" if a.regions_bound == a.lower_bound else ""
     if not best and a.reason is not Reason.INTERRUPTED and (limit.nodes is None or a.expanded < limit.nodes):
         rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
                              seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
@@ -280,9 +288,9 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         stats = replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
-                        f"a solution found by search has as few moves as the search by moves proved "
-                        f"necessary: {levels}", optimal=True, lower_bound=a.lower_bound)
+                        f"a solution found by search has as few moves as proved necessary (by the levels by "
+                        f"moves, or by the Merson regions): {levels}", optimal=True, lower_bound=a.lower_bound)
     return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
                     f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
-                    f"(every solution has at least {a.lower_bound}){found_text if best else ''}; {levels}",
+                    f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}; {levels}",
                     optimal=False, lower_bound=a.lower_bound)
