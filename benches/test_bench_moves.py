@@ -5,7 +5,7 @@ one thread), its tables by moves, the triangles' shortest problems (OEIS A127500
 memory each may take is PEGSOLVER_MOVES_GB (default 10; French needs 11). Where the memory
 stops the proof, beams by moves give an upper bound (upper_bound in extra_info). Beams by
 moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
-BEAM_WIDTH positions a level, one from each vacancy class: triangles 7 and 8 (the published
+BEAM_WIDTH positions a level, one from each vacancy class: triangles 6 to 8 (the published
 figures), and with PEGSOLVER_LONG_BENCHES=1 triangles 9 to 11 (wider beams; triangle 11:
 the published bounds are 19 <= S(11) <= 28). Work counters (positions expanded, chains of
 jumps) go in extra_info."""
@@ -105,7 +105,7 @@ def _bench_beams(benchmark, side, width):
 
 
 @pytest.mark.benchmark(group="fewest moves beams")
-@pytest.mark.parametrize("side", [7, 8])
+@pytest.mark.parametrize("side", [6, 7, 8])
 def test_triangle_beams(benchmark, side):
     assert _bench_beams(benchmark, side, BEAM_WIDTH) == SHORTEST[side]
 
