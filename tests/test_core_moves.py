@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pegsolver import Goal, Limit, find_variant, solve
+from pegsolver import Board, Goal, Limit, find_variant, solve
 from pegsolver.engine.core_moves import beam_fewest_moves, beam_once
 from pegsolver.engine.fewest_moves import fewest_moves
 from pegsolver.engine.outcome import Reason
@@ -168,3 +168,38 @@ def test_a_stopped_proof_takes_the_regions_bound_when_higher():
                 limit=Limit(memory_bytes=32 << 20, nodes=2000))
     assert not sol.optimal and sol.lower_bound == region_bound(shape, start, None) > 10
     assert "by the Merson regions" in sol.explanation
+
+
+def test_a_start_that_is_the_goal_takes_no_move_over_64_holes():
+    board = Board.from_text("\n".join(["o" + "." * 8] + ["." * 9] * 8))   # 81 holes, one peg
+    sol = solve(board, Goal.anywhere(1), minimize="moves")
+    assert sol.solved and sol.optimal and sol.lower_bound == 0 and sol.jumps == []
+    assert sol.explanation == "the start is the goal"
+
+
+def test_text_after_a_limit_over_64_holes_says_what_was_proved_and_found():
+    sol = solve(find_variant("triangle11").board(), minimize="moves", limit=Limit(nodes=200_000))
+    text = sol.to_text()
+    assert "strategy: fewest-moves-beams" in text
+    assert "not solved: stopped by the node limit before the fewest moves were proved" in text
+    assert "best solution found by a beam by moves" in text and "nothing proved" not in text
+
+
+def test_when_the_beams_find_nothing_a_search_for_any_solution_gets_the_rest(monkeypatch):
+    from pegsolver.engine import core_moves
+    from pegsolver.engine.fewest_moves import MovesAnswer
+    monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args: MovesAnswer(Reason.BEAM, 14))
+    board = find_variant("square9-diagonal").board()
+    sol = solve(board, minimize="moves", limit=Limit(seconds=20))
+    assert not sol.optimal and sol.lower_bound == 14 and sol.jumps
+    assert "best solution found by the" in sol.explanation
+    assert len(replay_solution(sol)) == 1
+
+
+def test_a_tight_memory_budget_narrows_the_first_beams():
+    # 4,096 positions a level need more than 1 MiB on triangle 8: narrower beams run instead
+    board = find_variant("triangle8").board()
+    start = board.shape.full_mask & ~(1 << 1)
+    a = beam_fewest_moves(board.with_pegs(start), Goal.anywhere(1), Limit(memory_bytes=1 << 20, nodes=300_000))
+    assert a.jumps and a.beam_width < 4096 and a.nbytes <= 1 << 20
+    assert a.reason is Reason.MEMORY_LIMIT and a.upper_bound >= 13   # OEIS A127500: 13 over all vacancies

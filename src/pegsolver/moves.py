@@ -29,8 +29,8 @@ __all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
 def _board(board: Board | str) -> Board:
     board = resolve_board(board)
     if board.shape.size > MAX_HOLES:
-        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
-                                 f"takes at most {MAX_HOLES}")
+        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the levels by moves "
+                                 f"take at most {MAX_HOLES} (solve --fewest-moves takes up to {BEAM_HOLES}, by beams)")
     require_pegs(board.shape, board.pegs_mask)
     return board
 

@@ -128,7 +128,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def check_fewest_moves_args(args: argparse.Namespace) -> None:
     """--fewest-moves with an option only another search has: refused, naming the option."""
-    why = "--fewest-moves searches by moves from both ends itself; only that proves the fewest moves"
+    why = ("--fewest-moves searches by moves itself (from both ends; over 64 holes by beams), and only a "
+           "search by moves proves the fewest moves")
     for given, option in ((args.strategy != DEFAULT_STRATEGY, f"--strategy {args.strategy}"),
                           (args.backward, "--backward"), (args.backend != "core", f"--backend {args.backend}"),
                           (args.order is not None, "--order"), (args.beam_width is not None, "--beam-width")):

@@ -13,20 +13,21 @@ moves is G. I. Bell's ("Solving Triangular Peg Solitaire", J. Integer Sequences 
 """
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..model.board import Board
 from ..model.geometry import Jump, Shape
-from ..model.goal import Goal
-from ..model.notation import group_moves
+from ..model.goal import Goal, plural
 from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import core_for, search_codes
-from .fewest_moves import STOPS, MovesAnswer
+from .fewest_moves import INCUMBENT_SECONDS, STOPS, MovesAnswer
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
@@ -34,6 +35,8 @@ from .solution import BEAM_MOVES_STRATEGY, Solution, unsolved
 from .stopping import interrupt_name
 
 FIRST_WIDTH = 1 << 12     # positions a level of the first beam keeps
+LEAST_WIDTH = 1 << 4      # and at least, when the memory takes no wider one
+BEAMS_SHARE = 0.9         # of the node and time limits for the beams; a search for any solution may get the rest
 DEFAULT_BEAM_BYTES = 4 << 30
 
 
@@ -94,7 +97,8 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     (from ``start``, by the beam of ``beam_width``), ``lower_bound`` proved over all the
     starts; ``reason`` SOLVED when the solution meets the bound, EXHAUSTED when no start
     has a solution, else what stopped the beams: a limit, INTERRUPTED, or BEAM when the
-    widths ran out. ``limit``'s memory (default DEFAULT_BEAM_BYTES) bounds each beam."""
+    widths ran out. ``limit``'s memory (default DEFAULT_BEAM_BYTES) bounds each beam; until
+    a beam fits in it, the first widths shrink fourfold (down to LEAST_WIDTH)."""
     t0 = time.monotonic()
     shape, starts = board.shape, starts or [board.pegs_mask]
     finish = goal.finish_mask() if goal.finish is not None else None
@@ -102,7 +106,8 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     bound: dict[int, int | None] = {s: region_bound(shape, s, finish, goal.pegs) for s in starts}
     settled: set[int] = set()
     answer = MovesAnswer(Reason.BEAM, 0, start=starts[0], symmetries=len(goal_symmetries(shape, goal)))
-    width = FIRST_WIDTH
+    best: int | None = None   # the fewest moves found (0: a start is the goal)
+    width, fitted = FIRST_WIDTH, False
     while width <= MOST_WIDTH and answer.reason is Reason.BEAM:
         for s in [s for s in starts if s not in settled]:
             left = _left(limit, answer, t0)
@@ -115,8 +120,11 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
             answer.chains += run.chains
             answer.positions += run.kept
             answer.nbytes = max(answer.nbytes, run.nbytes)
-            if run.moves is not None and (not answer.jumps or run.moves < len(group_moves(answer.jumps))):
-                answer.jumps, answer.start, answer.beam_width = run.jumps, s, width
+            if run.reason is Reason.MEMORY_LIMIT and not fitted and width > LEAST_WIDTH:
+                break   # no beam has fitted yet: a narrower one
+            fitted = True
+            if run.moves is not None and (best is None or run.moves < best):
+                best, answer.jumps, answer.start, answer.beam_width = run.moves, run.jumps, s, width
             if run.complete and run.reason in (Reason.SOLVED, Reason.EXHAUSTED):
                 settled.add(s)
                 bound[s] = run.moves
@@ -127,9 +135,9 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
         answer.lower_bound = min(found) if found else 0
         if not found and len(settled) == len(starts):
             answer.reason = Reason.EXHAUSTED
-        elif answer.jumps and len(group_moves(answer.jumps)) == answer.lower_bound:
+        elif best is not None and best == answer.lower_bound:
             answer.reason = Reason.SOLVED
-        width *= 4
+        width = width * 4 if fitted else width // 4
     answer.seconds = time.monotonic() - t0
     return answer
 
@@ -143,11 +151,16 @@ def _left(limit: Limit, answer: MovesAnswer, t0: float) -> Limit | None:
     return limit.replace(nodes=nodes, seconds=seconds)
 
 
-def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats) -> Solution:
+def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
+                   incumbent: Callable[[Limit], Solution]) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"`` where the levels by moves cannot
-    go (over 64 holes): :func:`beam_fewest_moves`, proved minimal only when the solution
-    meets the lower bound. ``stats``: the run's so far, completed here."""
-    a = beam_fewest_moves(board, goal, limit)
+    go (over 64 holes): :func:`beam_fewest_moves` with BEAMS_SHARE of the node and time
+    limits, proved minimal only when the solution meets the lower bound. If the beams find
+    nothing, ``incumbent`` (a search for any solution) gets what is left, at most
+    INCUMBENT_SECONDS. ``stats``: the run's so far, completed here."""
+    share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * BEAMS_SHARE)),
+                          seconds=None if limit.seconds is None else limit.seconds * BEAMS_SHARE)
+    a = beam_fewest_moves(board, goal, share)
     stats = replace(stats, strategy=BEAM_MOVES_STRATEGY, symmetries=a.symmetries, tests=a.chains,
                     nodes=a.expanded, seconds=a.seconds, runs=1, table_entries=a.positions, table_bytes=a.nbytes)
     start = board.with_pegs(board.pegs_mask)
@@ -156,13 +169,24 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats) -> Solu
                         "beams by moves whose levels were never cut ran out of positions")
     found = f"a beam by moves ({a.beam_width:,} positions a level)"
     if a.reason is Reason.SOLVED:
-        how = ("its levels were never cut before the goal" if a.lower_bound > region_bound(
-            board.shape, board.pegs_mask, goal.finish_mask() if goal.finish is not None else None, goal.pegs)
-               else "as few as the full Merson regions of the start need")
-        return Solution(start, goal, True, Reason.SOLVED, a.jumps, stats, f"{found} found a solution of "
-                        f"{a.lower_bound} moves, proved minimal: {how}", optimal=True, lower_bound=a.lower_bound)
+        finish = goal.finish_mask() if goal.finish is not None else None
+        how = ("the start is the goal" if a.lower_bound == 0 else
+               f"{found} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +
+               ("its levels were never cut before the goal"
+                if a.lower_bound > region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
+                else "as few as the lower bound (the full Merson regions of the start, or one move)"))
+        return Solution(start, goal, True, Reason.SOLVED, a.jumps, stats, how, optimal=True,
+                        lower_bound=a.lower_bound)
+    best, by = a.jumps, f"; best solution found by {found}"
+    if not best and a.reason is not Reason.INTERRUPTED and (limit.nodes is None or a.expanded < limit.nodes):
+        rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
+                             seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
+                             memory_bytes=None)
+        other = incumbent(rest)
+        best = other.jumps if other.solved else []
+        by = f"; best solution found by the {other.stats.member or other.stats.strategy} search"
+        stats = replace(stats, runs=1 + other.stats.runs, seconds=stats.seconds + other.stats.seconds)
     why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
-    return Solution(start, goal, False, a.reason, a.jumps, stats,
+    return Solution(start, goal, False, a.reason, best, stats,
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
-                    f"by the full Merson regions){f'; best solution found by {found}' if a.jumps else ''}",
-                    optimal=False, lower_bound=a.lower_bound)
+                    f"by the full Merson regions){by if best else ''}", optimal=False, lower_bound=a.lower_bound)

@@ -32,7 +32,7 @@ from .move_beam import beam_by_moves
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason, Stats
-from .solution import MOVES_STRATEGY, Solution, unsolved
+from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, unsolved
 from .stopping import interrupt_name
 
 MAX_HOLES = 64                  # the levels by moves run on the 64-bit enumeration core
@@ -250,14 +250,15 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {BEAM_HOLES} (the 128-bit search core)")
     count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
-    stats = Stats(strategy=MOVES_STRATEGY, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
+    strategy = MOVES_STRATEGY if board.shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
+    stats = Stats(strategy=strategy, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
                   table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
     proof = impossibility(board, goal) if proofs else None
     if proof is not None:
         return unsolved(board, goal, proof[0], stats, proof[1])
     if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
         from .core_moves import solve_by_beams  # it builds on this module's answers
-        return solve_by_beams(board, goal, limit, stats)
+        return solve_by_beams(board, goal, limit, stats, incumbent)
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
     left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes

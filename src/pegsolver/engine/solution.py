@@ -161,7 +161,7 @@ class Solution:
         """Why the answer is not solved, in one line: the proof, or what stopped the search."""
         if self.reason.proves_impossible:
             return f"impossible: {self.explanation}"
-        if self.stats.strategy in ("auto", MOVES_STRATEGY) or self.goal.fewest_pegs:  # the explanation says what ran
+        if self.stats.strategy in ("auto", *MOVES_HELP) or self.goal.fewest_pegs:  # the explanation says what ran
             return f"not solved: {self.explanation}"
         if self.reason is Reason.BEAM:
             return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
