@@ -13,7 +13,6 @@ moves is G. I. Bell's ("Solving Triangular Peg Solitaire", J. Integer Sequences 
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -27,7 +26,7 @@ from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import core_for, search_codes
-from .fewest_moves import INCUMBENT_SECONDS, STOPS, MovesAnswer
+from .fewest_moves import STOPS, MovesAnswer, any_solution
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
@@ -178,14 +177,8 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
         return Solution(start, goal, True, Reason.SOLVED, a.jumps, stats, how, optimal=True,
                         lower_bound=a.lower_bound)
     best, by = a.jumps, f"; best solution found by {found}"
-    if not best and a.reason is not Reason.INTERRUPTED and (limit.nodes is None or a.expanded < limit.nodes):
-        rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
-                             seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
-                             memory_bytes=None)
-        other = incumbent(rest)
-        best = other.jumps if other.solved else []
-        by = f"; best solution found by the {other.stats.member or other.stats.strategy} search"
-        stats = replace(stats, runs=1 + other.stats.runs, seconds=stats.seconds + other.stats.seconds)
+    if not best:
+        best, by, stats = any_solution(a, limit, incumbent, stats, by)
     why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
     return Solution(start, goal, False, a.reason, best, stats,
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "

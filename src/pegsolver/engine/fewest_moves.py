@@ -233,6 +233,23 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     return MovesAnswer(Reason.MEMORY_LIMIT, bound + 1)
 
 
+def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solution], stats: Stats,
+                 found_text: str) -> tuple[list[Jump], str, Stats]:
+    """When the searches by moves found no solution and were not interrupted: ``incumbent``
+    (a search for any solution) within what ``limit`` leaves after ``a``, at most
+    INCUMBENT_SECONDS. Returns its jumps (empty if none), the words saying who found them
+    (``found_text`` unchanged when it did not run) and ``stats`` with its runs and time."""
+    if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
+        return [], found_text, stats
+    rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
+                         seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
+                         memory_bytes=None)
+    found = incumbent(rest)
+    who = found.stats.member or found.stats.strategy
+    return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
+            replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds))
+
+
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                        incumbent: Callable[[Limit], Solution]) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
@@ -279,14 +296,8 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
     by_regions = ", by the Merson regions" if a.regions_bound == a.lower_bound else ""
-    if not best and a.reason is not Reason.INTERRUPTED and (limit.nodes is None or a.expanded < limit.nodes):
-        rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
-                             seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
-                             memory_bytes=None)
-        found = incumbent(rest)
-        best = found.jumps if found.solved else []
-        found_text = f"; best solution found by the {found.stats.member or found.stats.strategy} search"
-        stats = replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds)
+    if not best:
+        best, found_text, stats = any_solution(a, limit, incumbent, stats, found_text)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
                         f"a solution found by search has as few moves as proved necessary (by the levels by "
