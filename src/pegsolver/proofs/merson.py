@@ -26,9 +26,9 @@ def merson_regions(shape: Shape, larger: bool = False) -> tuple[int, ...]:
     (a region of its own), then pairs of neighbouring holes that every jump over either
     starts or lands in, and with ``larger`` then holes with all their neighbours (hexagons
     of 7 holes inside a triangle) where they are regions; each hole in one region at most.
-    The beams rank positions by the first two kinds only: counting full hexagons made
-    their solutions longer on triangles 9 and 10 (one beam of 20,000 positions a level
-    from each vacancy class)."""
+    The beams rank positions by the first two kinds only: counting full hexagons did not
+    shorten their solutions on triangles 9 and 10 (one beam of 20,000 positions a level
+    from each vacancy class), and lost triangle 11's first beam (4,096 from the corner)."""
     over: dict[int, list[tuple[int, int]]] = {}
     for j in shape.jumps:
         over.setdefault(j.over, []).append((j.from_hole, j.to_hole))
