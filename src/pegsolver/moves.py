@@ -80,14 +80,10 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     :param beam: when a limit stops the proof, beams by moves look for a short solution
         within these limits (see engine.fewest_moves.fewest_moves): ``upper_bound``.
         Over 64 holes the beams are the whole search, within ``limit``.
-    :raises BoardTooLargeError: more than 128 holes.
     """
     board = resolve_board(board)
     shape = board.shape
-    if shape.size > MAX_HOLES:
-        if shape.size > BEAM_HOLES:
-            raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the search by moves takes at "
-                                     f"most {BEAM_HOLES}")
+    if shape.size > MAX_HOLES:   # shapes stop at 128 holes, as the search core does
         starts = [shape.full_mask & ~(1 << h) for h in shape.hole_classes()]
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
     board = _board(board)

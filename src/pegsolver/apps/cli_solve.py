@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING
 
 from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
-from ..engine.fewest_moves import BEAM_HOLES
 from ..engine.outcome import Reason
 from ..engine.solution import Solution
-from ..errors import BoardTooLargeError, GoalError, PegsolverError
+from ..errors import GoalError, PegsolverError
 from ..model.goal import plural
 from ..model.notation import hole_name
 from ..solver import BACKENDS, DEFAULT_TABLE_BYTES, Limit, check_beam_width, solve
@@ -93,9 +92,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
-    if args.fewest_moves and board.shape.size > BEAM_HOLES:
-        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; --fewest-moves takes "
-                                 f"at most {BEAM_HOLES} (the 128-bit search core)")
     if args.fewest_moves and goal.fewest_pegs:
         raise GoalError("--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not 'fewest'")
     if args.backward and goal.finish is None:

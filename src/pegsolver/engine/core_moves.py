@@ -25,11 +25,12 @@ from ..model.goal import Goal, plural
 from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
-from .core import core_for, search_codes
+from .core import search_codes
 from .fewest_moves import STOPS, MovesAnswer, any_solution
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
+from .search import core_search
 from .solution import BEAM_MOVES_STRATEGY, Solution, unsolved
 from .stopping import interrupt_name
 
@@ -77,15 +78,10 @@ def beam_once(board: Board, goal: Goal, width: int, limit: Limit) -> BeamRun:
     shape = board.shape
     pagodas = pruning_set(shape, goal.finish_mask()) if goal.finish is not None else ()
     problem = compile_problem(shape, board.pegs_mask, goal, "beam", pagodas, beam_width=width)
-    codes = search_codes()
-    out = core_for(shape.size, shape.name).search(
-        problem.jumps, problem.slots, problem.perms, problem.start, problem.goal_holes, problem.goal_count,
-        problem.nholes, codes.strategy_moves, False, limit.nodes or 0, limit.seconds or 0.0,
-        limit.memory_or(DEFAULT_BEAM_BYTES), weights=problem.weights, iso_weight=problem.iso_weight,
-        pagodas=problem.pagodas, thresholds=problem.thresholds, beam_width=width,
-        merson=region_matrix(shape, problem.bits, problem.nholes), merson_weight=REGION_WEIGHT)
+    out = core_search(shape, problem, limit, search_codes().strategy_moves, DEFAULT_BEAM_BYTES,
+                      merson=region_matrix(shape, problem.bits, problem.nholes), merson_weight=REGION_WEIGHT)
     jumps = [shape.jumps[problem.order[j]] for j in out["path"]]
-    reason = Reason.SOLVED if out["solved"] else STOP_MEANINGS[codes.stops[out["stop"]]]
+    reason = Reason.SOLVED if out["solved"] else STOP_MEANINGS[out["stop"]]
     return BeamRun(jumps, out["moves"] if out["solved"] else None, not out["cut"], reason, out["nodes"],
                    out["tests"], out["seconds"], out["table_bytes"], out["table_entries"])
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .compile import Problem
 
@@ -35,6 +35,8 @@ class SearchResult(TypedDict):
     seconds: float
     best_pegs: int | None    # the fewest pegs of a dead end met (None for the beam, or none met)
     best_path: list[int]     # the jumps to that dead end
+    moves: NotRequired[int | None]   # the compiled core only: the beam by moves' moves (None unless it)
+    cut: NotRequired[bool]           # and whether a beam cut a level
 
 
 BeamEntry = tuple[int, int, int, int]  # a position kept by the beam: (pegs, score, parent index, jump)

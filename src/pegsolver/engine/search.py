@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.board import Board
+from ..model.geometry import Shape
 from ..model.goal import Goal
 from ..proofs import pagoda
 from ..proofs.obstacles import class_obstacle, pagoda_obstacle
 from . import reference
-from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGY_SPECS, Order, compile_problem, goal_symmetries
+from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGY_SPECS, Order, Problem, compile_problem, goal_symmetries
 from .core import core_for, search_codes
 from .limits import DEFAULT_SEARCH_BYTES, Limit
 from .outcome import STOP_MEANINGS, Reason, Stats
@@ -83,16 +84,7 @@ class Run:
         limit = self.limit
         out: SearchResult
         if self.backend == "core":
-            core, codes = core_for(shape.size, shape.name), search_codes()
-            found = core.search(problem.jumps, problem.slots, problem.perms, problem.start,
-                                problem.goal_holes, problem.goal_count, problem.nholes,
-                                problem.strategy_code, problem.use_table, limit.nodes or 0,
-                                limit.seconds or 0.0, limit.memory_or(DEFAULT_SEARCH_BYTES),
-                                weights=problem.weights, iso_weight=problem.iso_weight,
-                                pagodas=problem.pagodas, thresholds=problem.thresholds,
-                                beam_width=problem.beam_width)
-            found["stop"] = codes.stops[found["stop"]]  # the core's stop code, by its name
-            out = found
+            out = core_search(shape, problem, limit, problem.strategy_code, DEFAULT_SEARCH_BYTES)
         else:
             out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
         stats = Stats(
@@ -105,6 +97,21 @@ class Run:
         reason = Reason.SOLVED if out["solved"] else STOP_MEANINGS[out["stop"]]
         return Solution(board.with_pegs(board.pegs_mask), goal, out["solved"], reason, jumps, stats,
                         reason.explanation, closest)
+
+
+def core_search(shape: Shape, problem: Problem, limit: Limit, strategy: int, default_bytes: int,
+                **extra: Any) -> SearchResult:
+    """``problem`` run by the compiled core of ``shape``'s width as search code ``strategy``
+    (core.search_codes()), within ``limit`` (memory: default_bytes unless set); ``extra``:
+    more of the core's keyword arguments. Its "stop" is the stop's name, not its code."""
+    found = core_for(shape.size, shape.name).search(
+        problem.jumps, problem.slots, problem.perms, problem.start, problem.goal_holes, problem.goal_count,
+        problem.nholes, strategy, problem.use_table, limit.nodes or 0, limit.seconds or 0.0,
+        limit.memory_or(default_bytes), weights=problem.weights, iso_weight=problem.iso_weight,
+        pagodas=problem.pagodas, thresholds=problem.thresholds, beam_width=problem.beam_width, **extra)
+    found["stop"] = search_codes().stops[found["stop"]]   # the core's stop code, by its name
+    out: SearchResult = found
+    return out
 
 
 def dual(board: Board, goal: Goal) -> tuple[Board, Goal]:
