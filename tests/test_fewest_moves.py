@@ -396,3 +396,36 @@ def test_limits_hold_inside_one_parent_of_a_sparse_board():
 def test_the_node_limit_is_not_overshot_by_a_level():
     sol = solve("english", minimize="moves", limit=Limit(nodes=1000))
     assert sol.stats.nodes <= 1000 and sol.reason is Reason.NODE_LIMIT and sol.lower_bound == 10
+
+
+def test_ctrl_c_as_the_last_level_is_made_proves_no_more_than_was_checked(monkeypatch):
+    # the English levels meet at 18 moves; Ctrl-C right after the 18th level is made, before it is
+    # checked against the other side, must leave 18 proved (it said 19: the level counted unchecked)
+    from pegsolver.engine import fewest_moves as fm
+    steps = []
+
+    class Interrupted(fm.MoveLevels):
+        def step(self, *args, **kwargs):
+            new = super().step(*args, **kwargs)
+            steps.append(1)
+            if len(steps) == 18:
+                raise KeyboardInterrupt
+            return new
+
+    monkeypatch.setattr(fm, "MoveLevels", Interrupted)
+    board = find_variant("english").board()
+    a = fm.fewest_moves(board, Goal.at(parse_hole(board.shape, "d4")))
+    assert a.reason is Reason.INTERRUPTED and a.lower_bound == 18
+
+
+def test_ctrl_c_while_the_solution_is_found_again_keeps_the_levels_and_bound(monkeypatch):
+    from pegsolver.engine import fewest_moves as fm
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fm, "solution", interrupted)
+    board = find_variant("english").board()
+    a = fm.fewest_moves(board, Goal.at(parse_hole(board.shape, "d4")))
+    assert a.reason is Reason.INTERRUPTED and a.lower_bound == 18 and not a.jumps
+    assert sum(a.forward) > 0 and sum(a.backward) > 0

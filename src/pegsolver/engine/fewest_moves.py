@@ -184,11 +184,13 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
 
 def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None) -> MovesAnswer:
     # levels alternately, the smaller frontier first, until a position is on both sides
-    hit = fw.frontier[bw.seen.contains(fw.frontier)]
+    proved = 0   # every solution has at least this many moves: only levels checked against each other count
     try:
+        hit = fw.frontier[bw.seen.contains(fw.frontier)]
         while not len(hit):
+            proved = fw.depth + bw.depth + 1
             if fw.done or bw.done:
-                return MovesAnswer(Reason.EXHAUSTED, fw.depth + bw.depth + 1)
+                return MovesAnswer(Reason.EXHAUSTED, proved)
             if forward_depth is None:
                 ahead = len(fw.frontier) <= len(bw.frontier)
             else:
@@ -201,13 +203,13 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
                     raise
                 return _last_move(space, fw, bw, side is bw, budget)
             hit = new[other.seen.contains(new)]
-    except (MovesStop, KeyboardInterrupt) as stop:
+        key = int(hit[0])
+        i, j = fw.depth_of(key), bw.depth_of(key)
+        assert i is not None and j is not None
+        start, jumps = solution(space, fw, bw, key, i, [], key, j)
+    except (MovesStop, KeyboardInterrupt) as stop:   # a stop while the last level was checked proves no more
         reason = stop.reason if isinstance(stop, MovesStop) else Reason.INTERRUPTED
-        return MovesAnswer(reason, fw.depth + bw.depth + 1)
-    key = int(hit[0])
-    i, j = fw.depth_of(key), bw.depth_of(key)
-    assert i is not None and j is not None
-    start, jumps = solution(space, fw, bw, key, i, [], key, j)
+        return MovesAnswer(reason, proved)
     return MovesAnswer(Reason.SOLVED, i + j, jumps, start=start)
 
 
@@ -247,7 +249,8 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     found = incumbent(rest)
     who = found.stats.member or found.stats.strategy
     return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
-            replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds))
+            replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds,
+                    nodes=stats.nodes + found.stats.nodes))
 
 
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
