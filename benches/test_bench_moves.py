@@ -68,6 +68,48 @@ def test_triangle_shortest_long(benchmark, side):
     _shortest(benchmark, side)
 
 
+def _within(benchmark, side, at_most):
+    # the search from every vacancy to every one-peg finish, its levels pruned by the Merson
+    # regions to solutions of at most at_most moves
+    limit = Limit(memory_bytes=int(MOVES_GB * 2**30))
+    answer = benchmark.pedantic(shortest_over_board, args=(f"triangle{side}", limit), kwargs={"at_most": at_most},
+                                rounds=1, iterations=1)
+    benchmark.extra_info.update(at_most=at_most, reason=str(answer.reason), lower_bound=answer.lower_bound,
+                                upper_bound=answer.upper_bound, expanded=answer.expanded, chains=answer.chains,
+                                forward=answer.forward, backward=answer.backward, peak_bytes=answer.nbytes,
+                                seconds=answer.seconds)
+    return answer
+
+
+@pytest.mark.benchmark(group="fewest moves triangles pruned")
+@pytest.mark.parametrize("side", [6, 7])
+def test_triangle_none_shorter(benchmark, side):
+    # no solution of S - 1 moves: the published minimum is a lower bound
+    answer = _within(benchmark, side, SHORTEST[side] - 1)
+    assert answer.reason is Reason.BOUNDED and answer.lower_bound == SHORTEST[side]
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves triangles pruned")
+@pytest.mark.parametrize("side", [8, 9, 10])
+def test_triangle_none_shorter_long(benchmark, side):
+    answer = _within(benchmark, side, SHORTEST[side] - 1)
+    if answer.reason.is_limit:
+        pytest.xfail(f"triangle {side}: stopped by {answer.reason} at {answer.lower_bound}")
+    assert answer.reason is Reason.BOUNDED and answer.lower_bound == SHORTEST[side]
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves triangles pruned")
+@pytest.mark.parametrize("side", [8, 9, 10])
+def test_triangle_fewest_within_bound_long(benchmark, side):
+    # a solution of S moves found, and (searched up to S) none shorter: S proved
+    answer = _within(benchmark, side, SHORTEST[side])
+    if answer.reason.is_limit:
+        pytest.xfail(f"triangle {side}: stopped by {answer.reason} at {answer.lower_bound}")
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == answer.upper_bound == SHORTEST[side]
+
+
 @LONG
 @pytest.mark.benchmark(group="fewest moves french")
 def test_french_c1_to_e1(benchmark):

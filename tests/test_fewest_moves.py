@@ -16,6 +16,7 @@ from pegsolver.engine.outcome import Reason
 from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
 from pegsolver.model.notation import parse_hole
 from pegsolver.moves import count_moves, shortest_over_board
+from pegsolver.proofs.merson import bound_from_starts, bound_to_finish
 from pegsolver.survey import survey_vacancies
 from replay import UNIT_STEPS, assert_solves, replay_coords
 
@@ -41,12 +42,10 @@ def moves_of(coords, jumps):
     return count
 
 
-def brute_fewest_moves(board, start_pegs):
-    """{finish hole: fewest moves} for one-peg finishes, by breadth-first search over peg sets
-    of coordinates, each move every chain of jumps of one peg."""
-    shape = board.shape
-    coords = list(shape.coords)
-    holes = set(coords)
+def move_successors(shape):
+    """A function: the peg sets (of coordinates) one move after ``pegs``, every chain of
+    jumps of one peg, with repeats."""
+    holes = set(shape.coords)
     steps = UNIT_STEPS[shape.rules]
 
     def moves(pegs):
@@ -60,6 +59,14 @@ def brute_fewest_moves(board, start_pegs):
                         after = (b - {at, over}) | {to}
                         yield after
                         todo.append((after, to))
+    return moves
+
+
+def brute_fewest_moves(board, start_pegs):
+    """{finish hole: fewest moves} for one-peg finishes, by breadth-first search over peg sets
+    of coordinates, each move every chain of jumps of one peg."""
+    coords = list(board.shape.coords)
+    moves = move_successors(board.shape)
     first = frozenset(coords[h] for h in start_pegs)
     dist, queue = {first: 0}, deque([first])
     while queue:
@@ -429,3 +436,57 @@ def test_ctrl_c_while_the_solution_is_found_again_keeps_the_levels_and_bound(mon
     a = fm.fewest_moves(board, Goal.at(parse_hole(board.shape, "d4")))
     assert a.reason is Reason.INTERRUPTED and a.lower_bound == 18 and not a.jumps
     assert sum(a.forward) > 0 and sum(a.backward) > 0
+
+
+def test_region_bounds_never_pass_the_true_moves():
+    # Every position triangle 5 reaches from vacancy 0, with its moves from the start (breadth
+    # first) and to each one-peg finish (over the graph of moves, fewest pegs first): the
+    # Merson regions' bounds, both ways, are never above them, and not all zero.
+    shape = find_variant("triangle5").shape()
+    coords = list(shape.coords)
+    succ = move_successors(shape)
+    start = frozenset(coords[1:])
+    graph, dist, queue = {}, {start: 0}, deque([start])
+    while queue:
+        b = queue.popleft()
+        graph[b] = {frozenset(a) for a in succ(b)}
+        for a in graph[b]:
+            if a not in dist:
+                dist[a] = dist[b] + 1
+                queue.append(a)
+    order = sorted(dist, key=len)
+    keys = np.array([sum(1 << coords.index(c) for c in b) for b in order], dtype=np.uint64)
+    since = bound_from_starts(shape, [int(keys[-1])])(keys)
+    assert (since <= np.array([dist[b] for b in order])).all() and since.max() >= 3
+    nearest, tight = np.full(len(order), 99), 0
+    for f in range(shape.size):
+        to_f = {}
+        for b in order:   # children have fewer pegs: already done
+            ways = [to_f[a] for a in graph[b] if to_f.get(a) is not None]
+            to_f[b] = 0 if b == {coords[f]} else 1 + min(ways) if ways else None
+        left = bound_to_finish(shape, 1 << f)(keys)
+        known = np.array([to_f[b] is not None for b in order])
+        truth = np.array([to_f[b] if to_f[b] is not None else 0 for b in order])
+        assert (left[known] <= truth[known]).all()
+        tight = max(tight, int(left[known].max(initial=0)))
+        nearest = np.where(known, np.minimum(nearest, truth), nearest)
+    anywhere = bound_to_finish(shape, None, 1)(keys)
+    assert tight >= 3 and (anywhere[nearest < 99] <= nearest[nearest < 99]).all()
+
+
+@pytest.mark.parametrize("side", sorted(SHORTEST_TRIANGLE))
+def test_searching_within_a_bound_proves_it_or_finds_the_fewest(side):
+    # Pruned by the regions to at most S - 1 moves, the search proves at least S; to at most
+    # S, it finds a solution of S moves (replayed), proved the fewest.
+    board = find_variant(f"triangle{side}").board()
+    fewest = SHORTEST_TRIANGLE[side]
+    below = shortest_over_board(board, at_most=fewest - 1)
+    assert below.reason is Reason.BOUNDED and below.lower_bound == fewest and not below.jumps
+    found = shortest_over_board(board, at_most=fewest)
+    assert found.reason is Reason.SOLVED and found.lower_bound == fewest
+    pegs = {board.shape.coords[h] for h in range(board.shape.size) if found.start >> h & 1}
+    final = replay_coords(board.shape.rules, board.shape.coords, pegs,
+                          [(board.shape.coords[j.from_hole], board.shape.coords[j.to_hole]) for j in found.jumps])
+    assert len(final) == 1 and moves_of(board.shape.coords, found.jumps) == fewest
+    whole = shortest_over_board(board)
+    assert sum(found.forward) + sum(found.backward) <= sum(whole.forward) + sum(whole.backward)

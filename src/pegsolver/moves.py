@@ -66,7 +66,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1] if proof else "")
 
 
-def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None) -> MovesAnswer:
+def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None,
+                        at_most: int | None = None) -> MovesAnswer:
     """The fewest moves over every single-vacancy -> single-peg problem of the board, with
     one problem that takes them (``start`` and the solution's last jump say which): one
     bidirectional search from every single vacancy at once to every one-peg finish at
@@ -80,6 +81,10 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     :param beam: when a limit stops the proof, beams by moves look for a short solution
         within these limits (see engine.fewest_moves.fewest_moves): ``upper_bound``.
         Over 64 holes the beams are the whole search, within ``limit``.
+    :param at_most: up to 64 holes, look only for solutions of at most this many moves
+        (see engine.fewest_moves.fewest_moves): the answer is the fewest moves when some
+        solution is that short, else BOUNDED with ``lower_bound`` = at_most + 1. Much
+        less memory than the whole search when the bound is tight.
     """
     board = resolve_board(board)
     shape = board.shape
@@ -88,4 +93,4 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
     board = _board(board)
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
-    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam)
+    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam, at_most=at_most)

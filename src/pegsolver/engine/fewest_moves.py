@@ -25,7 +25,7 @@ from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal
 from ..model.notation import group_moves
-from ..proofs.merson import region_bound
+from ..proofs.merson import bound_from_starts, bound_to_finish, region_bound
 from .compile import goal_symmetries
 from .limits import Limit
 from .move_beam import beam_by_moves
@@ -71,6 +71,7 @@ class MovesAnswer:
     nbytes: int = 0      # bytes the levels and seen sets held at the end
     beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
     regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
+    pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
 
     @property
     def optimal(self) -> bool:
@@ -118,7 +119,8 @@ def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, .
 
 
 def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None,
-                 forward_depth: int | None = None, beam: Limit | None = None) -> MovesAnswer:
+                 forward_depth: int | None = None, beam: Limit | None = None,
+                 at_most: int | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
     bidirectional breadth-first search (see the module). Under a limit it says the best
     lower bound it proved: the levels' or, when higher, the Merson regions'
@@ -133,7 +135,16 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     (engine.move_beam) then look for a short solution that meets the backward levels,
     within these limits: its nodes, and its seconds (default: a quarter of the proof's
     time, at least BEAM_SECONDS) plus any the proof left. ``jumps`` then holds the best
-    found, and a solution as short as the lower bound proved is optimal (SOLVED).
+    found, and a solution as short as the lower bound proved is optimal (SOLVED). When
+    the best has more moves than proved necessary, a search pruned to fewer moves (as
+    with ``at_most``) gets what the beams' limits leave: it finds a shorter solution,
+    proved the fewest, or proves the beams' solution the fewest (``pruned_to`` is set).
+    ``at_most``: look only for solutions of at most this many moves, dropping from each
+    side's levels the positions the Merson regions put further away (proofs.merson's
+    bound_to_finish and bound_from_starts: an A*-like pruning of both searches, with
+    the regions as G. I. Bell uses them for lower bounds on triangles). The answer is then
+    SOLVED with the fewest moves when a solution that short exists, else BOUNDED with
+    ``lower_bound`` = at_most + 1.
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
     """
@@ -145,9 +156,14 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     space = MoveSpace(shape, move_group(shape, starts, goal))
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
                     limit.memory_or(DEFAULT_MOVES_BYTES))
-    fw = MoveLevels(space, starts, backward=False)
-    bw = MoveLevels(space, ends, backward=True)
-    answer = _meet(space, fw, bw, budget, forward_depth)
+    if at_most is None:
+        fw = MoveLevels(space, starts, backward=False)
+        bw = MoveLevels(space, ends, backward=True)
+    else:
+        finish = goal.finish_mask() if goal.finish is not None else None
+        fw = MoveLevels(space, starts, False, bound=bound_to_finish(shape, finish, goal.pegs), most=at_most)
+        bw = MoveLevels(space, ends, True, bound=bound_from_starts(shape, starts), most=at_most)
+    answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
     answer.expanded, answer.chains = budget.expanded, budget.children
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
@@ -158,14 +174,21 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
         answer.lower_bound = max(answer.lower_bound, answer.regions_bound)
     if beam is not None and answer.reason.is_limit:
         del fw   # the beams take the forward levels' memory
-        _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
+        beams = _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
+        del bw   # and the search pruned to fewer moves than the beams found, the rest
+        if limit.seconds is None and beam.seconds is None:
+            beams.deadline = None   # no time limit asked for: the pruned search stops at the memory budget
+        if answer.reason.is_limit and answer.jumps and (beams.deadline is None or time.monotonic() < beams.deadline) \
+                and (beams.nodes is None or beams.expanded < beams.nodes):
+            _shorter(space, starts, ends, goal, beams, answer)
     answer.seconds = time.monotonic() - t0
     return answer
 
 
 def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLevels, budget: Budget,
-                beam: Limit, t0: float, limit: Limit, answer: MovesAnswer) -> None:
-    # beams by moves after a limit stopped the proof; their best solution goes in answer
+                beam: Limit, t0: float, limit: Limit, answer: MovesAnswer) -> Budget:
+    # beams by moves after a limit stopped the proof; their best solution goes in answer.
+    # Returns the beams' budget (what is left of it goes to _shorter)
     now = time.monotonic()
     seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
     if limit.seconds is not None:
@@ -180,15 +203,43 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
         moves, answer.start, answer.jumps, answer.beam_width = best
         if moves == answer.lower_bound:
             answer.reason = Reason.SOLVED
+    return beams
 
 
-def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None) -> MovesAnswer:
+def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,
+             answer: MovesAnswer) -> None:
+    # A solution in hand with more moves than proved necessary: search both ways again for
+    # one with fewer, the levels pruned by the Merson regions to that many moves (see
+    # fewest_moves' at_most), within what is left of ``budget``.
+    most = (answer.upper_bound or 1) - 1
+    finish = goal.finish_mask() if goal.finish is not None else None
+    fw = MoveLevels(space, starts, False, bound=bound_to_finish(space.shape, finish, goal.pegs), most=most)
+    bw = MoveLevels(space, ends, True, bound=bound_from_starts(space.shape, starts), most=most)
+    before = (budget.expanded, budget.children)
+    found = _meet(space, fw, bw, budget, None, most)
+    answer.expanded += budget.expanded - before[0]
+    answer.chains += budget.children - before[1]
+    if found.reason is Reason.SOLVED:   # shorter than the beams' solution, and the fewest
+        answer.jumps, answer.start, answer.beam_width = found.jumps, found.start, 0
+    if found.reason in (Reason.SOLVED, Reason.BOUNDED):
+        answer.reason, answer.lower_bound, answer.pruned_to = Reason.SOLVED, found.lower_bound, most
+    else:
+        answer.lower_bound = max(answer.lower_bound, found.lower_bound)
+        if found.reason is Reason.INTERRUPTED:
+            answer.reason = Reason.INTERRUPTED
+
+
+def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None,
+          at_most: int | None = None) -> MovesAnswer:
     # levels alternately, the smaller frontier first, until a position is on both sides
+    # (or, with at_most, until the levels pass it: their positions were pruned to it)
     proved = 0   # every solution has at least this many moves: only levels checked against each other count
     try:
         hit = fw.frontier[bw.seen.contains(fw.frontier)]
         while not len(hit):
             proved = fw.depth + bw.depth + 1
+            if at_most is not None and (proved > at_most or fw.done or bw.done):
+                return MovesAnswer(Reason.BOUNDED, at_most + 1)
             if fw.done or bw.done:
                 return MovesAnswer(Reason.EXHAUSTED, proved)
             if forward_depth is None:
@@ -293,6 +344,11 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         how = (f"bidirectional breadth-first search by moves, met at {a.lower_bound}" if not a.beam_width else
                f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
                f"bound proved before a limit stopped the search by moves (by its levels, or by the Merson regions)")
+        if a.pruned_to:
+            how = (f"after a limit stopped the search by moves, the search again with its levels pruned by the "
+                   f"Merson regions to at most {a.pruned_to} moves " + (f"met at {a.lower_bound}" if not a.beam_width
+                   else f"found none, so the {a.lower_bound} moves a beam by moves ({a.beam_width:,} positions a "
+                   f"level) found are the fewest"))
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
                         f"{how}: {levels}", optimal=True, lower_bound=a.lower_bound)
     if a.reason is Reason.EXHAUSTED:

@@ -9,7 +9,7 @@ KeySet) holds every position seen, so a child is new exactly when no earlier lev
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,8 +109,14 @@ class MoveLevels:
     before it are kept compressed (engine.partition's stored form: a byte or two a
     position), to find a solution's path again; without, they are dropped."""
 
-    def __init__(self, space: MoveSpace, sources: Iterable[int], backward: bool, keep: bool = True) -> None:
+    def __init__(self, space: MoveSpace, sources: Iterable[int], backward: bool, keep: bool = True,
+                 bound: Callable[[Keys], npt.NDArray[np.int64]] | None = None, most: int = 0) -> None:
         self.space, self.backward, self.keep = space, backward, keep
+        # with ``bound`` (a lower bound on the moves the rest of a solution takes from each
+        # position): positions at level n with n + bound > ``most`` are dropped unseen, so
+        # that only solutions of at most ``most`` moves are searched for
+        self.bound, self.most = bound, most
+        self.pruned = 0   # positions dropped by the bound (with repeats)
         first = np.unique(np.array([space.canonical(p) for p in sources], dtype=np.uint64))
         self.seen = space.E.KeySet(len(first))
         self.seen.add_new(first)
@@ -159,7 +165,11 @@ class MoveLevels:
         return level
 
     def _new(self, kids: Keys, budget: Budget, held_elsewhere: int) -> Keys:
-        # the children not seen before, each once, now seen
+        # the children not seen before (and within the bound), each once, now seen
+        if self.bound is not None:
+            within = self.depth + 1 + self.bound(kids) <= self.most
+            self.pruned += len(kids) - int(within.sum())
+            kids = kids[within]
         if self.seen.bytes_for(len(kids)) + held_elsewhere > budget.memory_bytes:
             raise MovesStop(Reason.MEMORY_LIMIT)
         new: Keys = self.seen.add_new(kids)

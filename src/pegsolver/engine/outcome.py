@@ -24,6 +24,7 @@ class Reason(StrEnum):
     TIME_LIMIT = "time limit"
     MEMORY_LIMIT = "memory limit"
     BEAM = "beam"                      # a beam that cut a level ran empty: nothing proved
+    BOUNDED = "bounded"                # no solution within the moves searched: a lower bound proved
     INTERRUPTED = "interrupted"        # Ctrl-C
     DISK_FULL = "disk full"            # an out-of-core run's spill directory filled up
 
@@ -56,6 +57,7 @@ _EXPLANATIONS = {
     Reason.MEMORY_LIMIT: "the beam's levels outgrew the memory budget; nothing proved",
     Reason.BEAM: "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
     Reason.EXHAUSTED: "every position reachable from the start was searched: no solution",
+    Reason.BOUNDED: "no solution has as few moves as were searched for; only that bound is proved",
 }
 
 # What each of the search core's stops means, by the names the core gives its stop codes

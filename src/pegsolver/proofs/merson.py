@@ -12,12 +12,16 @@ for lower bounds on moves ("Solving Triangular Peg Solitaire", J. Integer Sequen
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from ..model.geometry import Shape
+
+Keys = npt.NDArray[np.uint64]
+Counts = npt.NDArray[np.int64]
 
 
 @lru_cache(maxsize=256)
@@ -82,3 +86,41 @@ def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) ->
         needed = len(full) - kept
     more = start.bit_count() > (finish.bit_count() if finish is not None else pegs)
     return max(needed, int(more))
+
+
+def bound_to_finish(shape: Shape, finish: int | None, pegs: int = 1) -> Callable[[Keys], Counts]:
+    """A function giving, for positions ``keys`` (shape (n,), uint64 bitboards), a lower bound
+    on the moves from each to the finish (``finish`` None: ``pegs`` pegs anywhere), shape
+    (n,), int64: the disjoint Merson regions it fills that the finish cannot (a finish of
+    ``pegs`` pegs fills at most ``pegs`` regions of at most ``pegs`` holes)."""
+    regions = merson_regions(shape, larger=True)
+    kept = [m for m in regions if finish is None or m & ~finish]
+    small = [m for m in regions if finish is None and m.bit_count() <= pegs]
+
+    def bound(keys: Keys) -> Counts:
+        need = full_regions(tuple(kept), keys)
+        if small:
+            need -= np.minimum(full_regions(tuple(small), keys), pegs)
+        return need
+    return bound
+
+
+def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Counts]:
+    """A function giving, for positions ``keys`` (shape (n,), uint64), a lower bound on the
+    moves from the nearest of ``starts`` (bitboards) to each, shape (n,), int64: the
+    disjoint Merson regions full at that start and not full in the position, each emptied
+    by a move of its own (the regions' argument, read backward)."""
+    regions = merson_regions(shape, larger=True)
+    # a start's regions not full: the positions' unfilled regions less these are its bound
+    missing = sorted({tuple(i for i, m in enumerate(regions) if s & m != m) for s in starts})
+
+    def bound(keys: Keys) -> Counts:
+        unfilled = [(keys & np.uint64(m)) != np.uint64(m) for m in regions]
+        total = np.sum(unfilled, axis=0, dtype=np.int64) if regions else np.zeros(len(keys), np.int64)
+        spared = np.zeros(len(keys), dtype=np.int64)
+        for group in missing:   # the start whose own gaps explain most of the position's
+            if group:
+                spared = np.maximum(spared, np.sum([unfilled[i] for i in group], axis=0, dtype=np.int64))
+        out: Counts = total - spared
+        return out
+    return bound
