@@ -438,14 +438,16 @@ def test_ctrl_c_while_the_solution_is_found_again_keeps_the_levels_and_bound(mon
     assert sum(a.forward) > 0 and sum(a.backward) > 0
 
 
-def test_region_bounds_never_pass_the_true_moves():
-    # Every position triangle 5 reaches from vacancy 0, with its moves from the start (breadth
+@pytest.mark.parametrize("vacant", [(0,), (0, 1, 12)])
+def test_region_bounds_never_pass_the_true_moves(vacant):
+    # Every position triangle 5 reaches from the start, with its moves from the start (breadth
     # first) and to each one-peg finish (over the graph of moves, fewest pegs first): the
-    # Merson regions' bounds, both ways, are never above them, and not all zero.
+    # Merson regions' bounds, both ways, are never above them, and not all zero. The second
+    # start lacks a corner and a hole of two edge pairs: three regions, none full there.
     shape = find_variant("triangle5").shape()
     coords = list(shape.coords)
     succ = move_successors(shape)
-    start = frozenset(coords[1:])
+    start = frozenset(c for i, c in enumerate(coords) if i not in vacant)
     graph, dist, queue = {}, {start: 0}, deque([start])
     while queue:
         b = queue.popleft()
@@ -457,7 +459,7 @@ def test_region_bounds_never_pass_the_true_moves():
     order = sorted(dist, key=len)
     keys = np.array([sum(1 << coords.index(c) for c in b) for b in order], dtype=np.uint64)
     since = bound_from_starts(shape, [int(keys[-1])])(keys)
-    assert (since <= np.array([dist[b] for b in order])).all() and since.max() >= 3
+    assert (since <= np.array([dist[b] for b in order])).all() and since.max() >= 2
     nearest, tight = np.full(len(order), 99), 0
     for f in range(shape.size):
         to_f = {}

@@ -12,7 +12,7 @@ for lower bounds on moves ("Solving Triangular Peg Solitaire", J. Integer Sequen
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -88,6 +88,16 @@ def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) ->
     return max(needed, int(more))
 
 
+def _filled(keys: Keys, regions: list[int]) -> Iterator[npt.NDArray[np.bool_]]:
+    # for each region, whether each position fills it (shape (n,); the array is reused)
+    part = np.empty(len(keys), dtype=np.uint64)
+    flag = np.empty(len(keys), dtype=np.bool_)
+    for m in regions:
+        mask = np.uint64(m)
+        np.bitwise_and(keys, mask, out=part)
+        yield np.equal(part, mask, out=flag)
+
+
 def bound_to_finish(shape: Shape, finish: int | None, pegs: int = 1) -> Callable[[Keys], Counts]:
     """A function giving, for positions ``keys`` (shape (n,), uint64 bitboards), a lower bound
     on the moves from each to the finish (``finish`` None: ``pegs`` pegs anywhere), shape
@@ -98,9 +108,14 @@ def bound_to_finish(shape: Shape, finish: int | None, pegs: int = 1) -> Callable
     small = [m for m in regions if finish is None and m.bit_count() <= pegs]
 
     def bound(keys: Keys) -> Counts:
-        need = full_regions(tuple(kept), keys)
+        need = np.zeros(len(keys), dtype=np.int64)
+        for full in _filled(keys, kept):
+            need += full
         if small:
-            need -= np.minimum(full_regions(tuple(small), keys), pegs)
+            fits = np.zeros(len(keys), dtype=np.int64)
+            for full in _filled(keys, small):
+                fits += full
+            need -= np.minimum(fits, pegs)
         return need
     return bound
 
@@ -110,17 +125,27 @@ def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Count
     moves from the nearest of ``starts`` (bitboards) to each, shape (n,), int64: the
     disjoint Merson regions full at that start and not full in the position, each emptied
     by a move of its own (the regions' argument, read backward)."""
-    regions = merson_regions(shape, larger=True)
-    # a start's regions not full: the positions' unfilled regions less these are its bound
-    missing = sorted({tuple(i for i, m in enumerate(regions) if s & m != m) for s in starts})
+    regions = list(merson_regions(shape, larger=True))
+    # a start's regions not full: the position's unfilled regions less these are its bound
+    missing = {tuple(i for i, m in enumerate(regions) if s & m != m) for s in starts}
+
+    singles = {g[0] for g in missing if len(g) == 1}   # single vacancies: one region each, at most
+    groups = [g for g in missing if len(g) > 1]
 
     def bound(keys: Keys) -> Counts:
-        unfilled = [(keys & np.uint64(m)) != np.uint64(m) for m in regions]
-        total = np.sum(unfilled, axis=0, dtype=np.int64) if regions else np.zeros(len(keys), np.int64)
-        spared = np.zeros(len(keys), dtype=np.int64)
-        for group in missing:   # the start whose own gaps explain most of the position's
-            if group:
-                spared = np.maximum(spared, np.sum([unfilled[i] for i in group], axis=0, dtype=np.int64))
+        filled = np.zeros(len(keys), dtype=np.int64)
+        filled_singles = np.zeros(len(keys), dtype=np.int64)
+        empty: dict[int, npt.NDArray[np.int64]] = {}   # the regions some start lacks: 1 where not filled
+        for i, full in enumerate(_filled(keys, regions)):
+            filled += full
+            if i in singles:
+                filled_singles += full
+            if any(i in g for g in groups):
+                empty[i] = 1 - full.astype(np.int64)
+        total = len(regions) - filled
+        spared = (filled_singles < len(singles)).astype(np.int64)
+        for g in groups:   # the start whose own gaps explain most of the position's
+            np.maximum(spared, sum(empty[i] for i in g), out=spared)
         out: Counts = total - spared
         return out
     return bound
