@@ -7,8 +7,10 @@ stops the proof, beams by moves give an upper bound (upper_bound in extra_info).
 moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
 BEAM_WIDTH positions a level, one from each vacancy class: triangles 6 to 8 (the published
 figures), and with PEGSOLVER_LONG_BENCHES=1 triangles 9 to 11 (wider beams; triangle 11:
-the published bounds are 19 <= S(11) <= 28). Work counters (positions expanded, chains of
-jumps) go in extra_info."""
+the published bounds are 19 <= S(11) <= 28). The search pruned by the Merson regions
+(shortest_over_board's at_most): none shorter than the published figure for triangles 6 and
+7, and with PEGSOLVER_LONG_BENCHES=1 for 8 to 10, and the figure found and proved by
+searching up to it. Work counters (positions expanded, chains of jumps) go in extra_info."""
 import os
 
 import pytest

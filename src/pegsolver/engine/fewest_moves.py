@@ -275,6 +275,8 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     while i < len(frontier):
         budget.check(0)
         kids, done = expand(space, frontier[i:], backward, budget, fw.nbytes + bw.nbytes)
+        if side.bound is not None:   # a child the bound puts past the most meets the other side only longer
+            kids = kids[side.depth + 1 + side.bound(kids) <= side.most]
         if other.seen.contains(kids).any():
             for key in frontier[i:i + done]:   # the parent: once, in the one call that has it
                 one = np.array([key], dtype=np.uint64)
