@@ -79,7 +79,7 @@ def _within(benchmark, side, at_most):
     benchmark.extra_info.update(at_most=at_most, reason=str(answer.reason), lower_bound=answer.lower_bound,
                                 upper_bound=answer.upper_bound, expanded=answer.expanded, chains=answer.chains,
                                 forward=answer.forward, backward=answer.backward, peak_bytes=answer.nbytes,
-                                seconds=answer.seconds)
+                                pruned=answer.pruned, seconds=answer.seconds)
     return answer
 
 

@@ -484,6 +484,7 @@ def test_searching_within_a_bound_proves_it_or_finds_the_fewest(side):
     fewest = SHORTEST_TRIANGLE[side]
     below = shortest_over_board(board, at_most=fewest - 1)
     assert below.reason is Reason.BOUNDED and below.lower_bound == fewest and not below.jumps
+    assert below.pruned > 0 or side == 4
     found = shortest_over_board(board, at_most=fewest)
     assert found.reason is Reason.SOLVED and found.lower_bound == fewest
     pegs = {board.shape.coords[h] for h in range(board.shape.size) if found.start >> h & 1}
@@ -492,3 +493,10 @@ def test_searching_within_a_bound_proves_it_or_finds_the_fewest(side):
     assert len(final) == 1 and moves_of(board.shape.coords, found.jumps) == fewest
     whole = shortest_over_board(board)
     assert sum(found.forward) + sum(found.backward) <= sum(whole.forward) + sum(whole.backward)
+
+
+def test_a_bound_it_cannot_search_is_refused():
+    with pytest.raises(ValueError, match="0 or more, not -1"):
+        shortest_over_board("triangle5", at_most=-1)
+    with pytest.raises(BoardTooLargeError, match="66 holes.*at most 64"):
+        shortest_over_board("triangle11", at_most=20)

@@ -85,9 +85,14 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         (see engine.fewest_moves.fewest_moves): the answer is the fewest moves when some
         solution is that short, else BOUNDED with ``lower_bound`` = at_most + 1. Much
         less memory than the whole search when the bound is tight.
+    :raises BoardTooLargeError: ``at_most`` for a board of more than 64 holes.
+    :raises ValueError: ``at_most`` below 0.
     """
     board = resolve_board(board)
     shape = board.shape
+    if at_most is not None and shape.size > MAX_HOLES:
+        raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; a search for at most "
+                                 f"{at_most} moves runs on the levels by moves, at most {MAX_HOLES} holes")
     if shape.size > MAX_HOLES:   # shapes stop at 128 holes, as the search core does
         starts = [shape.full_mask & ~(1 << h) for h in shape.hole_classes()]
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)

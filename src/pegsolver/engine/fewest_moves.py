@@ -53,9 +53,11 @@ class MovesAnswer:
     ``jumps``: a solution with ``lower_bound`` moves when ``optimal``; otherwise the best
     solution the beams found after a limit (see :func:`fewest_moves`), or empty;
     ``lower_bound``: every solution has at least this many moves; ``reason``: SOLVED,
-    EXHAUSTED (no solution at all: a side ran out of positions) or the limit that stopped
-    it; ``forward`` and ``backward``: the sizes of the levels made; ``expanded`` positions
-    expanded and ``chains`` chains of jumps followed, both sides together."""
+    EXHAUSTED (no solution at all: a side ran out of positions), BOUNDED (none of at most
+    ``at_most`` moves, for a search told so) or the limit that stopped it; ``forward`` and
+    ``backward``: the sizes of the levels made; ``expanded`` positions expanded and
+    ``chains`` chains of jumps followed, both sides together; ``pruned``: children the
+    Merson regions' bound dropped (with repeats; pruned searches only)."""
 
     reason: Reason
     lower_bound: int
@@ -72,6 +74,7 @@ class MovesAnswer:
     beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
     regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
     pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
+    pruned: int = 0
 
     @property
     def optimal(self) -> bool:
@@ -147,7 +150,10 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     ``lower_bound`` = at_most + 1.
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
+    :raises ValueError: ``at_most`` below 0.
     """
+    if at_most is not None and at_most < 0:
+        raise ValueError(f"at_most is a number of moves, 0 or more, not {at_most}")
     limit = limit or Limit()
     t0 = time.monotonic()
     shape = board.shape
@@ -165,7 +171,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
         bw = MoveLevels(space, ends, True, bound=bound_from_starts(shape, starts), most=at_most)
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
-    answer.expanded, answer.chains = budget.expanded, budget.children
+    answer.expanded, answer.chains, answer.pruned = budget.expanded, budget.children, fw.pruned + bw.pruned
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
     if answer.reason.is_limit or answer.reason is Reason.INTERRUPTED:   # the regions may know more
@@ -219,6 +225,7 @@ def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, b
     found = _meet(space, fw, bw, budget, None, most)
     answer.expanded += budget.expanded - before[0]
     answer.chains += budget.children - before[1]
+    answer.pruned += fw.pruned + bw.pruned
     if found.reason is Reason.SOLVED:   # shorter than the beams' solution, and the fewest
         answer.jumps, answer.start, answer.beam_width = found.jumps, found.start, 0
     if found.reason in (Reason.SOLVED, Reason.BOUNDED):
