@@ -176,8 +176,14 @@ class MoveLevels:
         return new
 
     def _level(self, parts: list[Keys]) -> Keys:
-        # the new level from what _new gave for each call into the core, sorted
-        return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.uint64)
+        # the new level from what _new gave for each call into the core, sorted in place:
+        # the parts are let go first, so a level is held twice at most, not three times
+        if not parts:
+            return np.empty(0, np.uint64)
+        level = np.concatenate(parts)
+        parts.clear()
+        level.sort()
+        return level
 
     def level(self, n: int) -> Keys:
         """Level ``n``, sorted.
