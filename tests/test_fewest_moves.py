@@ -9,6 +9,7 @@ import pytest
 from pegsolver import Board, Goal, Limit, find_variant, solve
 from pegsolver.apps.cli import main
 from pegsolver.apps.hint import find_hint
+from pegsolver.engine import fewest_moves as fewest_moves_module
 from pegsolver.engine import move_levels
 from pegsolver.engine.core import enum_core
 from pegsolver.engine.move_paths import chains
@@ -500,3 +501,19 @@ def test_a_bound_it_cannot_search_is_refused():
         shortest_over_board("triangle5", at_most=-1)
     with pytest.raises(BoardTooLargeError, match="66 holes.*at most 64"):
         shortest_over_board("triangle11", at_most=20)
+
+
+def test_a_search_pruned_to_fewer_moves_settles_what_the_beams_found(monkeypatch):
+    # 1 MiB stops the proof of triangle 6 from hole 1 (a corner) at 7 moves (the regions');
+    # the beams find 10; the search pruned to at most 9 finds none, so 10 is the fewest (no
+    # beam can do better, whatever the load: the outcome does not depend on their time).
+    # solve() says so.
+    monkeypatch.setattr(fewest_moves_module, "BEAM_SECONDS", 0.5)
+    board = find_variant("triangle6").board().with_vacant("1")
+    a = fewest_moves_module.fewest_moves(board, Goal.anywhere(1), Limit(memory_bytes=1 << 20), beam=Limit())
+    assert a.reason is Reason.SOLVED and a.lower_bound == a.upper_bound == 10 and a.pruned_to == 9
+    assert a.beam_width and a.pruned > 0
+    sol = solve(board, Goal.anywhere(1), minimize="moves", limit=Limit(memory_bytes=1 << 20))
+    assert sol.optimal and sol.lower_bound == 10 == moves_of(board.shape.coords, sol.jumps)
+    assert_solves(sol)
+    assert "pruned by the Merson regions to at most 9 moves found none" in sol.explanation

@@ -230,10 +230,12 @@ def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, b
         answer.jumps, answer.start, answer.beam_width = found.jumps, found.start, 0
     if found.reason in (Reason.SOLVED, Reason.BOUNDED):
         answer.reason, answer.lower_bound, answer.pruned_to = Reason.SOLVED, found.lower_bound, most
-    else:
-        answer.lower_bound = max(answer.lower_bound, found.lower_bound)
-        if found.reason is Reason.INTERRUPTED:
-            answer.reason = Reason.INTERRUPTED
+        return
+    answer.lower_bound = max(answer.lower_bound, found.lower_bound)
+    if answer.lower_bound == answer.upper_bound:   # its levels, stopped, proved enough: none has fewer
+        answer.reason, answer.pruned_to = Reason.SOLVED, most
+    elif found.reason is Reason.INTERRUPTED:
+        answer.reason = Reason.INTERRUPTED
 
 
 def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None,
