@@ -497,8 +497,12 @@ def test_searching_within_a_bound_proves_it_or_finds_the_fewest(side):
 
 
 def test_a_bound_it_cannot_search_is_refused():
-    with pytest.raises(ValueError, match="0 or more, not -1"):
-        shortest_over_board("triangle5", at_most=-1)
+    for bad in (-1, 3.5, True, "9"):
+        with pytest.raises(ValueError, match=f"whole number of moves, 0 or more, not {bad!r}"):
+            shortest_over_board("triangle5", at_most=bad)
+    with pytest.raises(ValueError, match="not -1"):   # the value first, the board's size after
+        shortest_over_board("triangle11", at_most=-1)
+    assert shortest_over_board("triangle5", at_most=np.int64(9)).lower_bound == 9
     with pytest.raises(BoardTooLargeError, match="66 holes.*at most 64"):
         shortest_over_board("triangle11", at_most=20)
 
@@ -517,3 +521,13 @@ def test_a_search_pruned_to_fewer_moves_settles_what_the_beams_found(monkeypatch
     assert sol.optimal and sol.lower_bound == 10 == moves_of(board.shape.coords, sol.jumps)
     assert_solves(sol)
     assert "pruned by the Merson regions to at most 9 moves found none" in sol.explanation
+
+
+def test_a_pruned_search_that_drops_nothing_and_runs_out_proves_no_solution():
+    # 3 x 3 with one corner empty has no one-peg finish: searched up to 100 moves, the
+    # forward side runs out without the bound dropping a position there, which proves it
+    board = Board.from_text("ooo\nooo\noo.")
+    a = fewest_moves_module.fewest_moves(board, Goal.anywhere(1), at_most=100)
+    assert a.reason is Reason.EXHAUSTED
+    found = shortest_over_board("triangle5", at_most=9)
+    assert found.reason is Reason.SOLVED and found.pruned_to == 9

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .analysis import enum_limit
 from .engine.core_moves import beam_fewest_moves
-from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group
+from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group, moves_bound
 from .engine.limits import Limit
 from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
@@ -86,8 +86,9 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         solution is that short, else BOUNDED with ``lower_bound`` = at_most + 1. Much
         less memory than the whole search when the bound is tight.
     :raises BoardTooLargeError: ``at_most`` for a board of more than 64 holes.
-    :raises ValueError: ``at_most`` below 0.
+    :raises ValueError: ``at_most`` is not a whole number of 0 or more.
     """
+    at_most = moves_bound(at_most)
     board = resolve_board(board)
     shape = board.shape
     if at_most is not None and shape.size > MAX_HOLES:

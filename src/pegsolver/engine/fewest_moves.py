@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,7 @@ class MovesAnswer:
     beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
     regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
     pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
+    # (at_most, or after the beams one move fewer than theirs)
     pruned: int = 0
 
     @property
@@ -121,6 +123,18 @@ def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, .
     return [p for p in goal_symmetries(shape, goal) if all(shape.map_mask(p, m) in given for m in given)]
 
 
+def moves_bound(at_most: object) -> int | None:
+    """``at_most`` as a number of moves (None stays None).
+
+    :raises ValueError: not a whole number of 0 or more (a bool or a float is refused).
+    """
+    if at_most is None:
+        return None
+    if isinstance(at_most, bool) or not isinstance(at_most, numbers.Integral) or at_most < 0:
+        raise ValueError(f"at_most is a whole number of moves, 0 or more, not {at_most!r}")
+    return int(at_most)
+
+
 def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None,
                  forward_depth: int | None = None, beam: Limit | None = None,
                  at_most: int | None = None) -> MovesAnswer:
@@ -150,10 +164,9 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     ``lower_bound`` = at_most + 1.
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
-    :raises ValueError: ``at_most`` below 0.
+    :raises ValueError: ``at_most`` is not a whole number of 0 or more.
     """
-    if at_most is not None and at_most < 0:
-        raise ValueError(f"at_most is a number of moves, 0 or more, not {at_most}")
+    at_most = moves_bound(at_most)
     limit = limit or Limit()
     t0 = time.monotonic()
     shape = board.shape
@@ -170,6 +183,8 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
         fw = MoveLevels(space, starts, False, bound=bound_to_finish(shape, finish, goal.pegs), most=at_most)
         bw = MoveLevels(space, ends, True, bound=bound_from_starts(shape, starts), most=at_most)
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
+    if at_most is not None and answer.reason in (Reason.SOLVED, Reason.BOUNDED):
+        answer.pruned_to = at_most
     answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
     answer.expanded, answer.chains, answer.pruned = budget.expanded, budget.children, fw.pruned + bw.pruned
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
@@ -248,6 +263,8 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
         while not len(hit):
             proved = fw.depth + bw.depth + 1
             if at_most is not None and (proved > at_most or fw.done or bw.done):
+                if fw.done and not fw.pruned or bw.done and not bw.pruned:   # ran out with nothing dropped
+                    return MovesAnswer(Reason.EXHAUSTED, proved)
                 return MovesAnswer(Reason.BOUNDED, at_most + 1)
             if fw.done or bw.done:
                 return MovesAnswer(Reason.EXHAUSTED, proved)
