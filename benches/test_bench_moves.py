@@ -35,6 +35,7 @@ def test_english_centre_18_moves(benchmark):
     benchmark.extra_info.update(moves=18, expanded=sol.stats.nodes, chains=sol.stats.tests)
 
 
+@LONG   # a minute; tests/test_fewest_moves.py checks the same tables against Bell's in every test run
 @pytest.mark.benchmark(group="fewest moves")
 def test_english_tables_by_moves(benchmark):
     result = benchmark.pedantic(count_moves, args=("english", "d4"), rounds=1, iterations=1)
