@@ -1,7 +1,8 @@
 """Fewest-moves benches: the English centre game's 18 moves proved (target: at most 10 s on
-one thread), its tables by moves (a minute: with PEGSOLVER_LONG_BENCHES=1), the triangles' shortest problems (OEIS A127500:
-5, 9, 9, 12, 13, 16, 18 for sides 4 to 10) and French c1 -> e1 (our figure: 20). Triangle
-8 and up and French take minutes and gigabytes and need PEGSOLVER_LONG_BENCHES=1; the
+one thread), its tables by moves (a minute: with PEGSOLVER_LONG_BENCHES=1), the triangles'
+shortest problems (OEIS A127500: 5, 9, 9, 12, 13, 16, 18 for sides 4 to 10) and French
+c1 -> e1 (our figure: 20). Triangle 8 and up and French take minutes and gigabytes and
+need PEGSOLVER_LONG_BENCHES=1; the
 memory each may take is PEGSOLVER_MOVES_GB (default 10; French needs 11). Where the memory
 stops the proof, beams by moves give an upper bound (upper_bound in extra_info). Beams by
 moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
