@@ -175,13 +175,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     space = MoveSpace(shape, move_group(shape, starts, goal))
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
                     limit.memory_or(DEFAULT_MOVES_BYTES))
-    if at_most is None:
-        fw = MoveLevels(space, starts, backward=False)
-        bw = MoveLevels(space, ends, backward=True)
-    else:
-        finish = goal.finish_mask() if goal.finish is not None else None
-        fw = MoveLevels(space, starts, False, bound=bound_to_finish(shape, finish, goal.pegs), most=at_most)
-        bw = MoveLevels(space, ends, True, bound=bound_from_starts(shape, starts), most=at_most)
+    fw, bw = _levels(space, starts, ends, goal, at_most)
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     if at_most is not None and answer.reason in (Reason.SOLVED, Reason.BOUNDED):
         answer.pruned_to = at_most
@@ -204,6 +198,16 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
             _shorter(space, starts, ends, goal, beams, answer)
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _levels(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal,
+            most: int | None) -> tuple[MoveLevels, MoveLevels]:
+    # the forward and backward levels; with ``most``, pruned by the Merson regions to it
+    if most is None:
+        return MoveLevels(space, starts, backward=False), MoveLevels(space, ends, backward=True)
+    finish = goal.finish_mask() if goal.finish is not None else None
+    return (MoveLevels(space, starts, False, bound=bound_to_finish(space.shape, finish, goal.pegs), most=most),
+            MoveLevels(space, ends, True, bound=bound_from_starts(space.shape, starts), most=most))
 
 
 def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLevels, budget: Budget,
@@ -233,9 +237,7 @@ def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, b
     # one with fewer, the levels pruned by the Merson regions to that many moves (see
     # fewest_moves' at_most), within what is left of ``budget``.
     most = (answer.upper_bound or 1) - 1
-    finish = goal.finish_mask() if goal.finish is not None else None
-    fw = MoveLevels(space, starts, False, bound=bound_to_finish(space.shape, finish, goal.pegs), most=most)
-    bw = MoveLevels(space, ends, True, bound=bound_from_starts(space.shape, starts), most=most)
+    fw, bw = _levels(space, starts, ends, goal, most)
     before = (budget.expanded, budget.children)
     found = _meet(space, fw, bw, budget, None, most)
     answer.expanded += budget.expanded - before[0]

@@ -64,10 +64,20 @@ def full_regions(regions: tuple[int, ...], keys: npt.NDArray[np.uint64]) -> npt.
     bitboards) fills: a lower bound on the moves it still needs, give or take the finish
     (shape (n,))."""
     full = np.zeros(len(keys), dtype=np.int64)
-    for region in regions:   # a region at a time: no (n, regions) temporary
-        mask = np.uint64(region)
-        full += (keys & mask) == mask
+    for flags in _filled(keys, regions):
+        full += flags
     return full
+
+
+def _filled(keys: Keys, regions: tuple[int, ...]) -> Iterator[npt.NDArray[np.bool_]]:
+    # for each region, whether each position fills it (shape (n,); one array, reused: a
+    # region at a time, no (n, regions) temporary)
+    part = np.empty(len(keys), dtype=np.uint64)
+    flag = np.empty(len(keys), dtype=np.bool_)
+    for m in regions:
+        mask = np.uint64(m)
+        np.bitwise_and(keys, mask, out=part)
+        yield np.equal(part, mask, out=flag)
 
 
 def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) -> int:
@@ -88,34 +98,19 @@ def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) ->
     return max(needed, int(more))
 
 
-def _filled(keys: Keys, regions: list[int]) -> Iterator[npt.NDArray[np.bool_]]:
-    # for each region, whether each position fills it (shape (n,); the array is reused)
-    part = np.empty(len(keys), dtype=np.uint64)
-    flag = np.empty(len(keys), dtype=np.bool_)
-    for m in regions:
-        mask = np.uint64(m)
-        np.bitwise_and(keys, mask, out=part)
-        yield np.equal(part, mask, out=flag)
-
-
 def bound_to_finish(shape: Shape, finish: int | None, pegs: int = 1) -> Callable[[Keys], Counts]:
     """A function giving, for positions ``keys`` (shape (n,), uint64 bitboards), a lower bound
     on the moves from each to the finish (``finish`` None: ``pegs`` pegs anywhere), shape
     (n,), int64: the disjoint Merson regions it fills that the finish cannot (a finish of
     ``pegs`` pegs fills at most ``pegs`` regions of at most ``pegs`` holes)."""
     regions = merson_regions(shape, larger=True)
-    kept = [m for m in regions if finish is None or m & ~finish]
-    small = [m for m in regions if finish is None and m.bit_count() <= pegs]
+    kept = tuple(m for m in regions if finish is None or m & ~finish)
+    small = tuple(m for m in regions if finish is None and m.bit_count() <= pegs)
 
     def bound(keys: Keys) -> Counts:
-        need = np.zeros(len(keys), dtype=np.int64)
-        for full in _filled(keys, kept):
-            need += full
+        need = full_regions(kept, keys)
         if small:
-            fits = np.zeros(len(keys), dtype=np.int64)
-            for full in _filled(keys, small):
-                fits += full
-            need -= np.minimum(fits, pegs)
+            need -= np.minimum(full_regions(small, keys), pegs)
         return need
     return bound
 
@@ -125,12 +120,13 @@ def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Count
     moves from the nearest of ``starts`` (bitboards) to each, shape (n,), int64: the
     disjoint Merson regions full at that start and not full in the position, each emptied
     by a move of its own (the regions' argument, read backward)."""
-    regions = list(merson_regions(shape, larger=True))
+    regions = merson_regions(shape, larger=True)
     # a start's regions not full: the position's unfilled regions less these are its bound
     missing = {tuple(i for i, m in enumerate(regions) if s & m != m) for s in starts}
 
     singles = {g[0] for g in missing if len(g) == 1}   # single vacancies: one region each, at most
     groups = [g for g in missing if len(g) > 1]
+    in_groups = {i for g in groups for i in g}
 
     def bound(keys: Keys) -> Counts:
         filled = np.zeros(len(keys), dtype=np.int64)
@@ -140,7 +136,7 @@ def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Count
             filled += full
             if i in singles:
                 filled_singles += full
-            if any(i in g for g in groups):
+            if i in in_groups:
                 empty[i] = 1 - full.astype(np.int64)
         total = len(regions) - filled
         spared = (filled_singles < len(singles)).astype(np.int64)
