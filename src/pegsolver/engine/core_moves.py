@@ -96,7 +96,7 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     a beam fits in it, the first widths shrink fourfold (down to LEAST_WIDTH)."""
     t0 = time.monotonic()
     shape, starts = board.shape, starts or [board.pegs_mask]
-    finish = goal.finish_mask() if goal.finish is not None else None
+    finish = goal.finish_or_none()
     # each start's proved fewest moves: exact once a beam from it was complete (None: no solution)
     bound: dict[int, int | None] = {s: region_bound(shape, s, finish, goal.pegs) for s in starts}
     settled: set[int] = set()
@@ -164,7 +164,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
                         "beams by moves whose levels were never cut ran out of positions")
     found = f"a beam by moves ({a.beam_width:,} positions a level)"
     if a.reason is Reason.SOLVED:
-        finish = goal.finish_mask() if goal.finish is not None else None
+        finish = goal.finish_or_none()
         how = ("the start is the goal" if a.lower_bound == 0 else
                f"{found} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +
                ("its levels were never cut before the goal"

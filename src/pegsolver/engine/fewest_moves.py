@@ -184,7 +184,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
     if answer.reason.is_limit or answer.reason is Reason.INTERRUPTED:   # the regions may know more
-        finish = goal.finish_mask() if goal.finish is not None else None
+        finish = goal.finish_or_none()
         answer.regions_bound = min(region_bound(shape, s, finish, goal.pegs) for s in starts)
         answer.lower_bound = max(answer.lower_bound, answer.regions_bound)
     if beam is not None and answer.reason.is_limit:
@@ -205,7 +205,7 @@ def _levels(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal,
     # the forward and backward levels; with ``most``, pruned by the Merson regions to it
     if most is None:
         return MoveLevels(space, starts, backward=False), MoveLevels(space, ends, backward=True)
-    finish = goal.finish_mask() if goal.finish is not None else None
+    finish = goal.finish_or_none()
     return (MoveLevels(space, starts, False, bound=bound_to_finish(space.shape, finish, goal.pegs), most=most),
             MoveLevels(space, ends, True, bound=bound_from_starts(space.shape, starts), most=most))
 

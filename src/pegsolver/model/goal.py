@@ -129,6 +129,14 @@ class Goal:
         """
         return sum(1 << h for h in self.finish_holes()) if self.finish else 0
 
+    def finish_or_none(self) -> int | None:
+        """Bitboard of the final pattern, or None for a goal on any holes (where the searches
+        by moves take every position of the goal's peg count as a finish).
+
+        :raises GoalError: a hole still named: :meth:`resolve` the goal first.
+        """
+        return self.finish_mask() if self.finish is not None else None
+
     def finish_holes(self) -> list[Hole]:
         """The holes of the final pattern, ascending, as indices (empty for a goal on any holes).
 
