@@ -69,3 +69,18 @@ def test_no_standard_start_is_impossible_by_class(variant):
         goal = variant.goal(board.shape)
         if goal.finish is not None:
             assert position_class(board.shape, board.pegs_mask) == position_class(board.shape, goal.finish_mask())
+
+
+@pytest.mark.parametrize("name,hole", [("triangle5", "1"), ("triangle5", "4"), ("rect3x5", "a1")])
+def test_level_bound_counts_the_start_class_by_pegs(name, hole):
+    # the bound the enumeration plans its memory with, against a count of every subset
+    from pegsolver.analysis import level_bound
+    board = vacate(name, hole)
+    shape, start = board.shape, board.pegs_mask
+    want = [0] * (shape.size + 1)
+    cls = position_class(shape, start)
+    for pegs in range(1 << shape.size):
+        if position_class(shape, pegs) == cls:
+            want[pegs.bit_count()] += 1
+    assert [level_bound(shape, start, k) for k in range(shape.size + 1)] == want
+    assert level_bound(shape, start, -1) == level_bound(shape, start, shape.size + 1) == 0
