@@ -193,6 +193,8 @@ def test_when_the_beams_find_nothing_a_search_for_any_solution_gets_the_rest(mon
     sol = solve(board, minimize="moves", limit=Limit(seconds=20))
     assert not sol.optimal and sol.lower_bound == 14 and sol.jumps
     assert "best solution found by the" in sol.explanation
+    # the search for any solution's work is counted with the beams' (it checked jumps: tests)
+    assert sol.stats.runs >= 2 and sol.stats.tests > 0 and sol.stats.nodes > 0
     assert len(replay_solution(sol)) == 1
 
 

@@ -329,9 +329,11 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
                          memory_bytes=None)
     found = incumbent(rest)
     who = found.stats.member or found.stats.strategy
+    f = found.stats   # its work adds to the searches by moves' (their table counters stay)
     return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
-            replace(stats, runs=1 + found.stats.runs, seconds=stats.seconds + found.stats.seconds,
-                    nodes=stats.nodes + found.stats.nodes))
+            replace(stats, runs=stats.runs + f.runs, seconds=stats.seconds + f.seconds, nodes=stats.nodes + f.nodes,
+                    tests=stats.tests + f.tests, dead_ends=stats.dead_ends + f.dead_ends,
+                    pagoda_prunes=stats.pagoda_prunes + f.pagoda_prunes))
 
 
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
