@@ -189,7 +189,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     run = Run(strategy, limit, backend, proofs, order, width, progress)
     try:
         if minimize == "moves":
-            from .engine.fewest_moves import solve_fewest_moves
+            from .engine.fewest_solve import solve_fewest_moves
             return solve_fewest_moves(board, goal, limit, proofs,
                                       lambda rest: replace(run, limit=rest, proofs=False).solve(board, goal))
         if goal.fewest_pegs:

@@ -26,7 +26,8 @@ from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import search_codes
-from .fewest_moves import STOPS, MovesAnswer, any_solution
+from .fewest_moves import MovesAnswer
+from .fewest_solve import STOPS, any_solution
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats

@@ -1,0 +1,107 @@
+"""solve(minimize="moves"): the searches by moves (engine.fewest_moves, and over 64 holes
+the beams of engine.core_moves) answered as a Solution, with the best solution found
+when a limit stops the proof."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..errors import BoardTooLargeError
+from ..model.board import Board
+from ..model.geometry import Jump
+from ..model.goal import Goal
+from ..model.notation import group_moves
+from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
+from .limits import Limit
+from .outcome import Reason, Stats
+from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, unsolved
+from .stopping import interrupt_name
+
+STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
+         Reason.MEMORY_LIMIT: "the memory budget"}   # and Reason.INTERRUPTED: interrupt_name()
+INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof and the beams find none
+PROOF_SHARE = 2 / 3             # of the node and time limits for the proof; the beams get the rest
+
+
+def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solution], stats: Stats,
+                 found_text: str) -> tuple[list[Jump], str, Stats]:
+    """When the searches by moves found no solution and were not interrupted: ``incumbent``
+    (a search for any solution) within what ``limit`` leaves after ``a``, at most
+    INCUMBENT_SECONDS. Returns its jumps (empty if none), the words saying who found them
+    (``found_text`` unchanged when it did not run) and ``stats`` with its runs and time."""
+    if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
+        return [], found_text, stats
+    rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
+                         seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
+                         memory_bytes=None)
+    found = incumbent(rest)
+    who = found.stats.member or found.stats.strategy
+    f = found.stats   # its work adds to the searches by moves' (their table counters stay)
+    return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
+            replace(stats, runs=stats.runs + f.runs, seconds=stats.seconds + f.seconds, nodes=stats.nodes + f.nodes,
+                    tests=stats.tests + f.tests, dead_ends=stats.dead_ends + f.dead_ends,
+                    pagoda_prunes=stats.pagoda_prunes + f.pagoda_prunes))
+
+
+def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
+                       incumbent: Callable[[Limit], Solution]) -> Solution:
+    """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
+    first (when ``proofs``); over MAX_HOLES holes, beams by moves alone
+    (engine.core_moves.solve_by_beams); else :func:`fewest_moves` with PROOF_SHARE of the
+    node and time limits. If a limit stops it, beams by moves get the rest of the limits
+    (see fewest_moves' ``beam``); if they find nothing, ``incumbent`` (a search for any
+    solution) gets what is left, at most INCUMBENT_SECONDS, so that the answer holds the
+    best solution found.
+
+    :raises BoardTooLargeError: more than BEAM_HOLES holes.
+    """
+    from .search import impossibility  # the proofs live beside the searches
+    if board.shape.size > BEAM_HOLES:
+        raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
+                                 f"takes at most {BEAM_HOLES} (the 128-bit search core)")
+    count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
+    strategy = MOVES_STRATEGY if board.shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
+    stats = Stats(strategy=strategy, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
+                  table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
+    proof = impossibility(board, goal) if proofs else None
+    if proof is not None:
+        return unsolved(board, goal, proof[0], stats, proof[1])
+    if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
+        from .core_moves import solve_by_beams  # it builds on this module's answers
+        return solve_by_beams(board, goal, limit, stats, incumbent)
+    share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
+                          seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
+    left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes
+    seconds = None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds
+    beam = None if left == 0 else Limit(nodes=left, seconds=seconds)   # --nodes 1: all for the proof
+    a = fewest_moves(board, goal, share, beam=beam)
+    stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
+                    table_entries=a.positions, table_bytes=a.nbytes)
+    levels = (f"forward levels {', '.join(f'{n:,}' for n in a.forward)}; "
+              f"backward {', '.join(f'{n:,}' for n in a.backward)}")
+    if a.reason is Reason.SOLVED:
+        how = (f"bidirectional breadth-first search by moves, met at {a.lower_bound}" if not a.beam_width else
+               f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
+               f"bound proved before a limit stopped the search by moves (by its levels, or by the Merson regions)")
+        if a.pruned_to:
+            how = (f"after a limit stopped the search by moves, the search again with its levels pruned by the "
+                   f"Merson regions to at most {a.pruned_to} moves " + (f"met at {a.lower_bound}" if not a.beam_width
+                   else f"found none, so the {a.lower_bound} moves a beam by moves ({a.beam_width:,} positions a "
+                   f"level) found are the fewest"))
+        return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
+                        f"{how}: {levels}", optimal=True, lower_bound=a.lower_bound)
+    if a.reason is Reason.EXHAUSTED:
+        return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
+    best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
+    by_regions = ", by the Merson regions" if a.regions_bound == a.lower_bound else ""
+    if not best:
+        best, found_text, stats = any_solution(a, limit, incumbent, stats, found_text)
+    if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
+        return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
+                        f"a solution found by search has as few moves as proved necessary (by the levels by "
+                        f"moves, or by the Merson regions): {levels}", optimal=True, lower_bound=a.lower_bound)
+    return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
+                    f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
+                    f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}; {levels}",
+                    optimal=False, lower_bound=a.lower_bound)
