@@ -188,7 +188,7 @@ def test_text_after_a_limit_over_64_holes_says_what_was_proved_and_found():
 def test_when_the_beams_find_nothing_a_search_for_any_solution_gets_the_rest(monkeypatch):
     from pegsolver.engine import core_moves
     from pegsolver.engine.fewest_moves import MovesAnswer
-    monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args: MovesAnswer(Reason.BEAM, 14))
+    monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args, **kwargs: MovesAnswer(Reason.BEAM, 14))
     board = find_variant("square9-diagonal").board()
     sol = solve(board, minimize="moves", limit=Limit(seconds=20))
     assert not sol.optimal and sol.lower_bound == 14 and sol.jumps

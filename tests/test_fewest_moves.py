@@ -532,3 +532,21 @@ def test_a_pruned_search_that_drops_nothing_and_runs_out_proves_no_solution():
     assert a.reason is Reason.EXHAUSTED
     found = shortest_over_board("triangle5", at_most=9)
     assert found.reason is Reason.SOLVED and found.pruned_to == 9
+
+
+@pytest.mark.parametrize("name,seconds", [("triangle8", 4), ("triangle11", 3)])
+def test_a_search_by_moves_reports_its_progress(monkeypatch, name, seconds):
+    # solve(progress=) with minimize="moves": the levels, the beams after the limit (and
+    # over 64 holes the beams alone) say what they make, with the positions expanded so far
+    monkeypatch.setattr(move_levels, "REPORT_SECONDS", 0.0)
+    got = []
+    sol = solve(find_variant(name).board(), minimize="moves", limit=Limit(seconds=seconds), progress=got.append)
+    assert sol.reason is Reason.TIME_LIMIT and len(got) >= 2
+    assert all(p.round == 0 and p.runs == 1 and p.fewest_left is None for p in got)
+    assert [p.seconds for p in got] == sorted(p.seconds for p in got)
+    assert got[-1].nodes <= sol.stats.nodes and got[-1].nodes > 0
+    assert any(p.member.startswith("beam of ") for p in got)
+    if name == "triangle8":
+        assert got[0].member == "forward level 1 from 1 position"
+        assert any(p.member.startswith("backward level") for p in got)
+        assert [p.nodes for p in got] == sorted(p.nodes for p in got)

@@ -155,7 +155,9 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         ``"auto"`` doubles its beam's width every round up to this (None: until the
         memory budget stops it).
     :param progress: with ``"auto"``, called before each of its searches with a
-        :class:`pegsolver.engine.portfolio.Progress` (for a status line).
+        :class:`pegsolver.engine.portfolio.Progress` (for a status line); with
+        ``minimize="moves"``, every quarter second or so while its levels or beams grow
+        (``member`` says what is being made, ``round`` is 0).
     :param minimize: None (any solution), or ``"moves"``: a solution with the fewest moves
         (a move: consecutive jumps by one peg), proved minimal by bidirectional breadth-first
         search by moves (:mod:`pegsolver.engine.fewest_moves`); ``optimal`` and
@@ -191,7 +193,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         if minimize == "moves":
             from .engine.fewest_solve import solve_fewest_moves
             return solve_fewest_moves(board, goal, limit, proofs,
-                                      lambda rest: replace(run, limit=rest, proofs=False).solve(board, goal))
+                                      lambda rest: replace(run, limit=rest, proofs=False).solve(board, goal), progress)
         if goal.fewest_pegs:
             from .engine.fewest import solve_fewest  # it calls solve() for each peg count
             return solve_fewest(board, run)

@@ -107,7 +107,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         def progress(p: Progress) -> None:
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             rate = p.nodes / p.seconds if p.seconds > 0 else 0
-            bar.status(f"round {p.round}, {p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
+            rnd = f"round {p.round}, " if p.round else ""   # round 0: a search by moves
+            bar.status(f"{rnd}{p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                     order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress,
                     minimize="moves" if args.fewest_moves else None)

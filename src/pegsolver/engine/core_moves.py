@@ -26,7 +26,7 @@ from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import search_codes
-from .fewest_moves import MovesAnswer
+from .fewest_moves import MovesAnswer, Report
 from .fewest_solve import STOPS, any_solution
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
@@ -87,14 +87,16 @@ def beam_once(board: Board, goal: Goal, width: int, limit: Limit) -> BeamRun:
                    out["tests"], out["seconds"], out["table_bytes"], out["table_entries"])
 
 
-def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] | None = None) -> MovesAnswer:
+def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] | None = None,
+                      progress: Report | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` (or from any of ``starts``, bitboards) to ``goal``
     that beams by moves find, and the fewest proved: ``jumps`` the best solution found
     (from ``start``, by the beam of ``beam_width``), ``lower_bound`` proved over all the
     starts; ``reason`` SOLVED when the solution meets the bound, EXHAUSTED when no start
     has a solution, else what stopped the beams: a limit, INTERRUPTED, or BEAM when the
     widths ran out. ``limit``'s memory (default DEFAULT_BEAM_BYTES) bounds each beam; until
-    a beam fits in it, the first widths shrink fourfold (down to LEAST_WIDTH)."""
+    a beam fits in it, the first widths shrink fourfold (down to LEAST_WIDTH). ``progress``
+    is told of each beam before it runs (see engine.fewest_moves.fewest_moves)."""
     t0 = time.monotonic()
     shape, starts = board.shape, starts or [board.pegs_mask]
     finish = goal.finish_or_none()
@@ -105,8 +107,12 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     best: int | None = None   # the fewest moves found (0: a start is the goal)
     width, fitted = FIRST_WIDTH, False
     while width <= MOST_WIDTH and answer.reason is Reason.BEAM:
-        for s in [s for s in starts if s not in settled]:
+        todo = [s for s in starts if s not in settled]
+        for k, s in enumerate(todo):
             left = _left(limit, answer, t0)
+            if progress is not None:
+                progress(f"beam of {width:,} positions a level, start {k + 1} of {len(todo)}",
+                         answer.expanded, time.monotonic() - t0)
             run = beam_once(board.with_pegs(s), goal, width, left) if left is not None else None
             if run is None:
                 answer.reason = Reason.NODE_LIMIT if limit.nodes is not None and answer.expanded >= limit.nodes \
@@ -148,7 +154,7 @@ def _left(limit: Limit, answer: MovesAnswer, t0: float) -> Limit | None:
 
 
 def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
-                   incumbent: Callable[[Limit], Solution]) -> Solution:
+                   incumbent: Callable[[Limit], Solution], progress: Report | None = None) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"`` where the levels by moves cannot
     go (over 64 holes): :func:`beam_fewest_moves` with BEAMS_SHARE of the node and time
     limits, proved minimal only when the solution meets the lower bound. If the beams find
@@ -156,7 +162,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     INCUMBENT_SECONDS. ``stats``: the run's so far, completed here."""
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * BEAMS_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * BEAMS_SHARE)
-    a = beam_fewest_moves(board, goal, share)
+    a = beam_fewest_moves(board, goal, share, progress=progress)
     stats = replace(stats, strategy=BEAM_MOVES_STRATEGY, symmetries=a.symmetries, tests=a.chains,
                     nodes=a.expanded, seconds=a.seconds, runs=1, table_entries=a.positions, table_bytes=a.nbytes)
     start = board.with_pegs(board.pegs_mask)

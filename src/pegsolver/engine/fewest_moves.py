@@ -16,6 +16,7 @@ import itertools
 import math
 import numbers
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,6 +39,7 @@ BEAM_HOLES = 128                # and beams by moves (engine.core_moves) on the 
 DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unless told
 MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
 BEAM_SECONDS = 5.0              # at least, for the beams after a limit stops the proof
+Report = Callable[[str, int, float], None]   # progress: what is being made, positions expanded, seconds
 
 
 @dataclass
@@ -130,7 +132,7 @@ def moves_bound(at_most: object) -> int | None:
 
 def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: list[int] | None = None,
                  forward_depth: int | None = None, beam: Limit | None = None,
-                 at_most: int | None = None) -> MovesAnswer:
+                 at_most: int | None = None, progress: Report | None = None) -> MovesAnswer:
     """The fewest moves from ``board`` to ``goal`` (resolved), with a solution, by
     bidirectional breadth-first search (see the module). Under a limit it says the best
     lower bound it proved: the levels' or, when higher, the Merson regions'
@@ -155,6 +157,9 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     the regions as G. I. Bell uses them for lower bounds on triangles). The answer is then
     SOLVED with the fewest moves when a solution that short exists, else BOUNDED with
     ``lower_bound`` = at_most + 1.
+    ``progress``: called every REPORT_SECONDS or so (engine.move_levels) while levels or
+    beams are made, with what is being made (words), the positions expanded so far and
+    the seconds since the start: for a status line.
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
     :raises ValueError: ``at_most`` is not a whole number of 0 or more.
@@ -168,6 +173,9 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     space = MoveSpace(shape, move_group(shape, starts, goal))
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
                     limit.memory_or(DEFAULT_MOVES_BYTES))
+    if progress is not None:   # the beams count from 0 again: the proof's positions are added
+        budget.report = lambda b: progress(b.doing, b.expanded + (b is not budget) * budget.expanded,
+                                           time.monotonic() - t0)
     fw, bw = _levels(space, starts, ends, goal, at_most)
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     if at_most is not None and answer.reason in (Reason.SOLVED, Reason.BOUNDED):
@@ -211,7 +219,7 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
     seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
     if limit.seconds is not None:
         seconds += max(0.0, t0 + limit.seconds - now)
-    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes)
+    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report)
     best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound)
     answer.expanded += beams.expanded
     answer.chains += beams.children
@@ -291,6 +299,7 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
     side, other = (bw, fw) if backward else (fw, bw)
     bound = fw.depth + bw.depth + 1
     frontier = side.frontier
+    budget.doing = f"the last move from {len(frontier):,} positions, checked against the other side"
     E = space.E
     i = 0
     while i < len(frontier):

@@ -12,9 +12,10 @@ from ..model.board import Board
 from ..model.geometry import Jump
 from ..model.goal import Goal
 from ..model.notation import group_moves
-from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
+from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, Report, count_finishes, fewest_moves
 from .limits import Limit
 from .outcome import Reason, Stats
+from .portfolio import Progress
 from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, unsolved
 from .stopping import interrupt_name
 
@@ -45,14 +46,16 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
 
 
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
-                       incumbent: Callable[[Limit], Solution]) -> Solution:
+                       incumbent: Callable[[Limit], Solution],
+                       progress: Callable[[Progress], None] | None = None) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"``: the proofs by class and pagoda
     first (when ``proofs``); over MAX_HOLES holes, beams by moves alone
     (engine.core_moves.solve_by_beams); else :func:`fewest_moves` with PROOF_SHARE of the
     node and time limits. If a limit stops it, beams by moves get the rest of the limits
     (see fewest_moves' ``beam``); if they find nothing, ``incumbent`` (a search for any
     solution) gets what is left, at most INCUMBENT_SECONDS, so that the answer holds the
-    best solution found.
+    best solution found. ``progress`` gets a Progress every quarter second or so while
+    levels or beams are made (``member``: what is being made; ``round`` 0).
 
     :raises BoardTooLargeError: more than BEAM_HOLES holes.
     """
@@ -65,17 +68,22 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     stats = Stats(strategy=strategy, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
                   table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
     proof = impossibility(board, goal) if proofs else None
+
+    def tell(what: str, nodes: int, seconds: float) -> None:
+        if progress is not None:
+            progress(Progress(what, 0, 1, nodes, seconds, None))
+    report: Report | None = tell if progress is not None else None
     if proof is not None:
         return unsolved(board, goal, proof[0], stats, proof[1])
     if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
         from .core_moves import solve_by_beams  # it builds on this module's answers
-        return solve_by_beams(board, goal, limit, stats, incumbent)
+        return solve_by_beams(board, goal, limit, stats, incumbent, report)
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
     left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes
     seconds = None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds
     beam = None if left == 0 else Limit(nodes=left, seconds=seconds)   # --nodes 1: all for the proof
-    a = fewest_moves(board, goal, share, beam=beam)
+    a = fewest_moves(board, goal, share, beam=beam, progress=report)
     stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
                     table_entries=a.positions, table_bytes=a.nbytes)
     levels = (f"forward levels {', '.join(f'{n:,}' for n in a.forward)}; "

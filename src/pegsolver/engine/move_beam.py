@@ -53,6 +53,9 @@ class BeamLevels(MoveLevels):
         score: np.ndarray = pegs + REGION_WEIGHT * full_regions(self.regions, keys) + tie
         return score
 
+    def doing(self, parents: int) -> str:
+        return f"beam of {self.width:,} positions a level, level {self.depth + 1}"
+
     def _keep(self, keys: Keys) -> Keys:
         # the best width of keys (distinct), new to the beam and not ruled out by pagoda
         keys = keys[~self.seen.contains(keys)]

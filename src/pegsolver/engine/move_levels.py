@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.geometry import Shape
+from ..model.goal import plural
 from .core import enum_core
 from .outcome import Reason
 from .partition import decode, encode
@@ -24,6 +25,7 @@ from .partition import decode, encode
 Keys = npt.NDArray[np.uint64]
 CHUNK = 1 << 15   # parents expanded per call into the core at most: the limits are checked between calls
 MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have thousands a parent
+REPORT_SECONDS = 0.25   # between two progress reports at least
 
 
 def in_sorted(level: Keys, keys: Keys) -> npt.NDArray[np.bool_]:
@@ -53,13 +55,21 @@ class Budget:
     memory_bytes: int
     expanded: int = 0   # positions expanded so far, both directions
     children: int = 0   # chains of jumps followed so far
+    doing: str = ""     # what the levels are making now, in words ("forward level 9 by moves")
+    # called with the budget from check(), at most every REPORT_SECONDS: a progress display
+    report: Callable[[Budget], None] | None = None
+    reported: float = 0.0
 
     def check(self, held: int) -> None:
         """:raises MovesStop: a limit passed (``held``: bytes the levels take now)."""
         if self.nodes is not None and self.expanded >= self.nodes:
             raise MovesStop(Reason.NODE_LIMIT)
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
             raise MovesStop(Reason.TIME_LIMIT)
+        if self.report is not None and now - self.reported >= REPORT_SECONDS:
+            self.reported = now
+            self.report(self)
         if held > self.memory_bytes:
             raise MovesStop(Reason.MEMORY_LIMIT)
 
@@ -145,6 +155,7 @@ class MoveLevels:
             seen then holds some of it: the levels must not step again.
         """
         parents: Keys = self.frontier
+        budget.doing = self.doing(len(parents))
         parts: list[Keys] = []
         i = made = 0   # parents expanded, bytes of the new positions so far
         while i < len(parents):
@@ -163,6 +174,12 @@ class MoveLevels:
         self.sizes.append(len(level))
         self.done = len(level) == 0
         return level
+
+    def doing(self, parents: int) -> str:
+        """The next level in words, for progress reports (``parents``: positions to expand)."""
+        pruned = f" (pruned to {self.most} moves)" if self.bound is not None else ""
+        side = "backward" if self.backward else "forward"
+        return f"{side} level {self.depth + 1}{pruned} from {plural(parents, 'position')}"
 
     def _new(self, kids: Keys, budget: Budget, held_elsewhere: int) -> Keys:
         # the children not seen before (and within the bound), each once, now seen
