@@ -3,6 +3,7 @@ in each diagram the pegs of the position, put back on the board's holes by this 
 own reading of the drawing and checked against an independent replay."""
 import json
 import math
+import os
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -137,7 +138,7 @@ def test_unsolved_svg_shows_the_start(tmp_path, capsys):
 
 
 def test_boards_svg_directory(tmp_path, capsys):
-    folder = tmp_path / "pictures" / "boards"
+    folder = tmp_path / "pictures"   # made, in a directory that exists
     code, out, _ = run(capsys, "boards", "--svg", str(folder))
     variants = pegsolver.model.variants.catalogue()
     assert code == 0 and f"svg: {len(variants)} pictures" in out
@@ -157,13 +158,28 @@ def test_unwritable_svg_paths(tmp_path, capsys):
         (["solve", "triangle5", "--svg", str(blocker / "x.svg")], "no directory"),
         (["boards", "--svg", str(blocker)], "it is a file, not a directory"),
         (["boards", "--svg", str(blocker / "sub")], "cannot create the directory"),
+        (["boards", "--svg", str(tmp_path / "missing" / "sub")], "no directory"),   # not made up
         (["solve", "triangle5", "--svg", str(tmp_path / "x.png")], "must end in .svg"),
     ]:
         code, out, err = run(capsys, *argv)
         assert code == 2 and message in err and "Traceback" not in err, (argv, err)
         assert str(tmp_path) in err
+    assert not (tmp_path / "missing").exists()
     with pytest.raises(pegsolver.PegsolverError, match="cannot write the SVG file"):
         svg.write_svg(tmp_path, "<svg/>")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_an_output_path_whose_directory_refuses_new_files_is_refused_before_the_work(capsys):
+    # /proc passes the permission bits (for root, all do) but makes no files: refused at once,
+    # not after the search; its file system is left as it was
+    code, out, err = run(capsys, "solve", "english", "--fewest-moves", "--svg", "/proc/pegsolver.svg")
+    assert code == 2 and "cannot write the SVG file '/proc/pegsolver.svg'" in err and "Traceback" not in err
+    assert "board:" not in out   # nothing printed: no search ran
+    code, _, err = run(capsys, "boards", "--svg", "/proc/pegsolver")
+    assert code == 2 and "cannot create the directory '/proc/pegsolver'" in err
+    code, out, err = run(capsys, "bench", "--problems", "triangle5-corner", "--csv", "/proc/pegsolver.csv")
+    assert code == 2 and "cannot write the CSV file '/proc/pegsolver.csv'" in err and not out
 
 
 def test_bad_arguments():

@@ -21,6 +21,7 @@ from ..errors import OutputFileError
 from .bench_problems import ProblemSet
 from .bench_results import BenchRun, RunResult
 from .bench_strategies import BASELINE, REFERENCE
+from .output_paths import check_output_file
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 DASH = "-"
@@ -140,33 +141,12 @@ def summary_markdown(run: BenchRun) -> str:
     return caption + "\n\n" + markdown_columns(headers, rows)
 
 
-def check_output_path(path: str | os.PathLike[str], kind: str, suffixes: tuple[str, ...] = ()) -> Path:
-    """Fail before a long bench, not after it, if ``path`` cannot take the output.
-
-    :param kind: what the file is, for the message (``"CSV file"``).
-    :param suffixes: allowed file name endings (any when empty).
-    :raises OutputFileError: a missing or unwritable directory, a directory given as
-        the file, a file that cannot be overwritten, or an unsupported suffix.
-    """
-    p = Path(path)
-    if suffixes and p.suffix.lower() not in suffixes:
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: its name must end in {', '.join(suffixes)}")
-    if p.is_dir():
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: it is a directory")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: no directory {str(folder)!r}")
-    if (p.exists() and not os.access(p, os.W_OK)) or not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: permission denied")
-    return p
-
-
 def write_csv(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     """One row per run: the problem set version then every :class:`RunResult` field.
 
     :raises OutputFileError: the file cannot be written.
     """
-    p = check_output_path(path, "CSV file")
+    p = check_output_file(path, "CSV file")
     names = ["version"] + [f.name for f in fields(RunResult)]
     try:
         with open(p, "w", newline="", encoding="utf-8") as f:
@@ -188,7 +168,7 @@ def write_plot(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     :raises OutputFileError: the file cannot be written, or its suffix is not
         ``.png``, ``.svg`` or ``.pdf``.
     """
-    p = check_output_path(path, "chart", PLOT_SUFFIXES)
+    p = check_output_file(path, "chart", PLOT_SUFFIXES)
     import numpy as np
     from matplotlib.figure import Figure  # no pyplot: no display or global state needed
 

@@ -11,6 +11,7 @@ from ..errors import PegsolverError
 from . import bench
 from . import bench_report as report
 from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers
+from .output_paths import check_output_file
 from .progress import progress_bar
 
 
@@ -56,8 +57,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise PegsolverError("nothing to run: " + "; ".join(f"{k.strategy} on {k.problem}: {k.why}"
                                                             for k in plan.skipped))
     # Output files are checked before the runs, so that a long bench is not lost at the end.
-    csv_path = report.check_output_path(args.csv, "CSV file") if args.csv else None
-    plot_path = report.check_output_path(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
+    csv_path = check_output_file(args.csv, "CSV file") if args.csv else None
+    plot_path = check_output_file(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
     with progress_bar("bench", len(plan.runs)) as bar:
         run = bench.run_bench(plan, limit, before=lambda p, s: bar.status(f"{p} / {s}"),
                               after=lambda r: bar.advance())

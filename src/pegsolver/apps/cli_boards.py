@@ -30,6 +30,7 @@ from .cli_args import (
     load_start,
     with_vacant,
 )
+from .output_paths import check_output_dir
 from .replay import ReplayReport, number_read_two_ways, replay_moves
 
 
@@ -85,7 +86,8 @@ def add_boards_parser(sub: Subparsers) -> None:
     """The ``boards`` command's options."""
     b = sub.add_parser("boards", help="list the board variants with pictures")
     b.add_argument("--json", action="store_true", help="print a JSON list instead of text")
-    b.add_argument("--svg", metavar="DIR", help="also draw each variant's start in DIR/NAME.svg (DIR is created)")
+    b.add_argument("--svg", metavar="DIR",
+                   help="also draw each variant's start in DIR/NAME.svg (DIR is created; its parent must exist)")
 
 
 def add_play_parser(sub: Subparsers) -> None:
@@ -109,7 +111,7 @@ def write_board_svgs(folder: str) -> int:
 
     :raises OutputFileError: the folder cannot be created or a file cannot be written.
     """
-    path = svg.check_writable(folder, directory=True)
+    path = check_output_dir(folder, "pictures")
     variants = catalogue()
     for v in variants:
         board = v.board()

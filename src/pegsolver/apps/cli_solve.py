@@ -26,6 +26,7 @@ from .cli_args import (
     load_start,
     print_problem,
 )
+from .output_paths import check_output_file
 from .progress import progress_bar
 
 if TYPE_CHECKING:
@@ -100,7 +101,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
     limit = Limit(nodes=None if args.nodes is None else limits.check_nodes(args.nodes, "--nodes"),
                   seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory)
-    svg_path = svg.check_writable(args.svg) if args.svg else None  # before a long search, not after
+    # before a long search, not after
+    svg_path = check_output_file(args.svg, "SVG file", (".svg",)) if args.svg else None
     if not args.json:
         print_problem(board, goal, args.notation)
     with progress_bar("searching") as bar:  # a status line, on a terminal only

@@ -202,37 +202,6 @@ def solution_svg(start: Board, jumps: Sequence[Jump], heading: str = "", style: 
     return _to_text(svg)
 
 
-def check_writable(path: str | os.PathLike[str], directory: bool = False) -> Path:
-    """Fail early, before any long work, if an SVG cannot be written at ``path``.
-
-    :param directory: ``path`` is a directory to write files in (created if missing).
-    :returns: the path.
-    :raises OutputFileError: the path (or its folder) is missing, not writable, or of the wrong kind.
-    """
-    p = Path(path)
-    if directory:
-        if p.exists() and not p.is_dir():
-            raise OutputFileError(f"cannot write pictures in {str(p)!r}: it is a file, not a directory")
-        try:
-            p.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise OutputFileError(f"cannot create the directory {str(p)!r}: {e.strerror or e}") from None
-        folder = p
-    else:
-        if p.is_dir():
-            raise OutputFileError(f"cannot write the SVG file {str(p)!r}: it is a directory")
-        if p.suffix.lower() != ".svg":
-            raise OutputFileError(f"the picture file {str(p)!r} must end in .svg (it is written as SVG)")
-        folder = p.parent if str(p.parent) else Path(".")
-        if not folder.is_dir():
-            raise OutputFileError(f"cannot write the SVG file {str(p)!r}: no directory {str(folder)!r}")
-        if p.exists() and not os.access(p, os.W_OK):
-            raise OutputFileError(f"cannot write the SVG file {str(p)!r}: permission denied")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputFileError(f"cannot write in the directory {str(folder)!r}: permission denied")
-    return p
-
-
 def write_svg(path: str | os.PathLike[str], text: str) -> Path:
     """Save an SVG document (text) at ``path``.
 

@@ -1,0 +1,67 @@
+"""Output files and directories checked before long work, not after it: a file is made
+there and removed, since permission bits do not say it all (root passes them; /proc takes
+no new files)."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import OutputFileError
+
+
+def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[str, ...] = ()) -> Path:
+    """The path of a file to write, once it is known that it can be written.
+
+    :param kind: what the file is, for the messages (``"CSV file"``).
+    :param suffixes: the endings its name may have (any when empty).
+    :raises OutputFileError: a name without one of ``suffixes``, a directory given as the
+        file, a missing directory, or a file or directory that cannot be written.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: it is a directory")
+    if suffixes and p.suffix.lower() not in suffixes:
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: its name must end in {', '.join(suffixes)}")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: no directory {str(folder)!r}")
+    try:
+        if p.exists():
+            with open(p, "ab"):   # opened to add nothing: the file stays as it is
+                pass
+        else:
+            _try_a_file_in(folder)
+    except OSError as e:
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {e.strerror or e}") from None
+    return p
+
+
+def check_output_dir(path: str | os.PathLike[str], kind: str) -> Path:
+    """A directory to write files in, made if missing: its parent must exist, so that a
+    mistyped path is not made up.
+
+    :param kind: what goes in it, for the messages (``"pictures"``).
+    :raises OutputFileError: a file in the way, a missing parent, or a directory that
+        cannot be made or written in.
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise OutputFileError(f"cannot write {kind} in {str(p)!r}: it is a file, not a directory")
+    try:
+        p.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise OutputFileError(f"cannot create the directory {str(p)!r}: no directory {str(p.parent)!r}") from None
+    except OSError as e:
+        raise OutputFileError(f"cannot create the directory {str(p)!r}: {e.strerror or e}") from None
+    try:
+        _try_a_file_in(p)
+    except OSError as e:
+        raise OutputFileError(f"cannot write {kind} in the directory {str(p)!r}: {e.strerror or e}") from None
+    return p
+
+
+def _try_a_file_in(folder: Path) -> None:
+    # make a file in folder and remove it; OSError when none can be made
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=".pegsolver-"):
+        pass
