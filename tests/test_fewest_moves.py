@@ -365,7 +365,12 @@ def test_ctrl_c_during_the_proofs(monkeypatch):
     monkeypatch.setattr(search, "impossibility", interrupted)
     sol = solve("english", minimize="moves")
     assert sol.reason is Reason.INTERRUPTED and sol.stats.strategy == "fewest-moves"
-    assert sol.optimal is False and sol.lower_bound == 0
+    # what the Merson regions prove at once (8 on the English board: its corners and edge
+    # pairs), and the 8 symmetries the search would have used, not "proved >= 0" and 1
+    assert sol.optimal is False and sol.lower_bound == 8 and sol.stats.symmetries == 8
+    assert "every solution has at least 8, by the Merson regions" in sol.to_text()
+    sol = solve("triangle11", minimize="moves")   # over 64 holes: the beams' strategy
+    assert sol.stats.strategy == "fewest-moves-beams" and sol.lower_bound == 16 and sol.stats.symmetries == 2
 
 
 def test_count_by_moves_says_why_a_finish_is_out_of_reach():

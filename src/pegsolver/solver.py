@@ -55,11 +55,9 @@ def check_beam_width(width: object, name: str = "beam width") -> int:
 
 def interrupted(board: Board, goal: Goal, run: Run, backward: bool, minimize: str | None) -> Solution:
     """The answer to Ctrl-C before any search ran (in the proofs, or compiling)."""
-    if minimize == "moves":   # nothing proved yet: every solution has at least 0 moves
-        from .engine.solution import MOVES_STRATEGY
-        sol = unsolved(board, goal, Reason.INTERRUPTED, empty_stats(MOVES_STRATEGY, run.backend))
-        sol.optimal, sol.lower_bound = False, 0
-        return sol
+    if minimize == "moves":
+        from .engine.fewest_solve import interrupted_before_moves
+        return interrupted_before_moves(board, goal, run.backend)
     return unsolved(board, goal, Reason.INTERRUPTED,
                     empty_stats(run.strategy, run.backend, run.symmetries(board, goal), backward))
 

@@ -12,11 +12,12 @@ from ..model.board import Board
 from ..model.geometry import Jump
 from ..model.goal import Goal
 from ..model.notation import group_moves
-from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, Report, count_finishes, fewest_moves
+from ..proofs.merson import region_bound
+from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, Report, count_finishes, fewest_moves, move_group
 from .limits import Limit
 from .outcome import Reason, Stats
 from .portfolio import Progress
-from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, unsolved
+from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, empty_stats, unsolved
 from .stopping import interrupt_name
 
 STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit",
@@ -113,3 +114,17 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                     f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
                     f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}; {levels}",
                     optimal=False, lower_bound=a.lower_bound)
+
+
+def interrupted_before_moves(board: Board, goal: Goal, backend: str) -> Solution:
+    """The answer to Ctrl-C before the search by moves began (in the proofs): what the
+    Merson regions prove at once, with the symmetries the search would have used."""
+    shape, start = board.shape, board.pegs_mask
+    strategy = MOVES_STRATEGY if shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
+    stats = empty_stats(strategy, backend, len(move_group(shape, [start], goal)))
+    bound = region_bound(shape, start, goal.finish_or_none(), goal.pegs)
+    sol = unsolved(board, goal, Reason.INTERRUPTED, stats,
+                   f"stopped by {interrupt_name()} before the search by moves began (every solution has at "
+                   f"least {bound}, by the Merson regions)")
+    sol.optimal, sol.lower_bound = False, bound
+    return sol
