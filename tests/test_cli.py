@@ -1,5 +1,6 @@
 """The command line: text and JSON output, exit codes, errors, Ctrl-C."""
 import json
+import re
 import signal
 import time
 
@@ -149,6 +150,11 @@ def test_ctrl_c_stops_a_whole_table():
     # diamond e1 is settled by no member in minutes, so the table is still running
     _, err = stopped_by(signal.SIGINT, ["table", "diamond", "--seconds", "0"], 2.5, 30)
     assert "stopped by Ctrl-C after" in err
+    # by moves: the pairs tried are those done and the interrupted one, in both counts
+    out, err = stopped_by(signal.SIGINT, ["table", "triangle7", "--fewest-moves", "--seconds", "0.2"], 4.0, 30)
+    tried = int(re.search(r"of (\d+) pairs tried not settled", out)[1])
+    done = int(re.search(r"after (\d+) of 784 problems; problem (\d+), interrupted", err)[1])
+    assert tried == done + 1
 
 
 def test_rules_only_for_drawn_boards(capsys):

@@ -64,8 +64,8 @@ def cmd_table(args: argparse.Namespace) -> int:
                                   minimize="moves" if args.fewest_moves else None)
     print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
     if survey.interrupted:
-        print(f"stopped by {interrupt_name()} after {len(survey) - 1} of {board.shape.size ** 2} problems",
-              file=sys.stderr)
+        print(f"stopped by {interrupt_name()} after {len(survey) - 1} of {board.shape.size ** 2} problems; "
+              f"problem {len(survey)}, interrupted, is not settled", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_SOLVED if survey.settled else EXIT_UNSOLVED
 
