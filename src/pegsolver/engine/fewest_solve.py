@@ -65,17 +65,15 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {BEAM_HOLES} (the 128-bit search core)")
     count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
-    strategy = MOVES_STRATEGY if board.shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
-    stats = Stats(strategy=strategy, backend="core", symmetries=1, tests=0, nodes=0, dead_ends=0,
-                  table_hits=0, table_entries=0, table_bytes=0, seconds=0.0, runs=0)
+    stats = empty_stats(_strategy(board), "core")
     proof = impossibility(board, goal) if proofs else None
+    if proof is not None:
+        return unsolved(board, goal, proof[0], stats, proof[1])
 
     def tell(what: str, nodes: int, seconds: float) -> None:
         if progress is not None:
             progress(Progress(what, 0, 1, nodes, seconds, None))
     report: Report | None = tell if progress is not None else None
-    if proof is not None:
-        return unsolved(board, goal, proof[0], stats, proof[1])
     if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
         from .core_moves import solve_by_beams  # it builds on this module's answers
         return solve_by_beams(board, goal, limit, stats, incumbent, report)
@@ -120,11 +118,15 @@ def interrupted_before_moves(board: Board, goal: Goal, backend: str) -> Solution
     """The answer to Ctrl-C before the search by moves began (in the proofs): what the
     Merson regions prove at once, with the symmetries the search would have used."""
     shape, start = board.shape, board.pegs_mask
-    strategy = MOVES_STRATEGY if shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
-    stats = empty_stats(strategy, backend, len(move_group(shape, [start], goal)))
-    bound = region_bound(shape, start, goal.finish_or_none(), goal.pegs)
+    stats = empty_stats(_strategy(board), backend, len(move_group(shape, [start], goal)))
+    bound = 0 if goal.fewest_pegs else region_bound(shape, start, goal.finish_or_none(), goal.pegs)
     sol = unsolved(board, goal, Reason.INTERRUPTED, stats,
                    f"stopped by {interrupt_name()} before the search by moves began (every solution has at "
                    f"least {bound}, by the Merson regions)")
     sol.optimal, sol.lower_bound = False, bound
     return sol
+
+
+def _strategy(board: Board) -> str:
+    # the levels by moves up to MAX_HOLES holes, beams by moves past them
+    return MOVES_STRATEGY if board.shape.size <= MAX_HOLES else BEAM_MOVES_STRATEGY
