@@ -205,3 +205,21 @@ def test_a_tight_memory_budget_narrows_the_first_beams():
     a = beam_fewest_moves(board.with_pegs(start), Goal.anywhere(1), Limit(memory_bytes=1 << 20, nodes=300_000))
     assert a.jumps and a.beam_width < 4096 and a.nbytes <= 1 << 20
     assert a.reason is Reason.MEMORY_LIMIT and a.upper_bound >= 13   # OEIS A127500: 13 over all vacancies
+
+
+@pytest.mark.parametrize("name", ["triangle6", "square9-diagonal"])
+def test_ctrl_c_in_the_search_for_any_solution_stops_the_answer(monkeypatch, name):
+    # after a limit stopped the search by moves with nothing found, Ctrl-C in the search for
+    # any solution makes the answer INTERRUPTED (a table of problems stopped going on to the
+    # next problem, which answered "time limit"), up to 64 holes and past them
+    from pegsolver.engine import core_moves, fewest_solve, search
+    from pegsolver.engine.fewest_moves import MovesAnswer
+    from pegsolver.engine.solution import empty_stats, unsolved
+    nothing = MovesAnswer(Reason.TIME_LIMIT, 5)
+    monkeypatch.setattr(fewest_solve, "fewest_moves", lambda *args, **kwargs: nothing)
+    monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args, **kwargs: nothing)
+    monkeypatch.setattr(search.Run, "solve", lambda self, board, goal, backward=False:
+                        unsolved(board, goal, Reason.INTERRUPTED, empty_stats("auto", "core")))
+    sol = solve(find_variant(name).board(), minimize="moves", limit=Limit(seconds=30))
+    assert sol.reason is Reason.INTERRUPTED and not sol.jumps and sol.lower_bound == 5
+    assert "stopped by Ctrl-C before the fewest moves were proved" in sol.to_text()

@@ -31,13 +31,16 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     """When the searches by moves found no solution and were not interrupted: ``incumbent``
     (a search for any solution) within what ``limit`` leaves after ``a``, at most
     INCUMBENT_SECONDS. Returns its jumps (empty if none), the words saying who found them
-    (``found_text`` unchanged when it did not run) and ``stats`` with its runs and time."""
+    (``found_text`` unchanged when it did not run) and ``stats`` with its work added. When
+    Ctrl-C (or SIGTERM) stopped it, ``a.reason`` becomes INTERRUPTED: the caller stops too."""
     if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
         return [], found_text, stats
     rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
                          seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
                          memory_bytes=None)
     found = incumbent(rest)
+    if found.reason is Reason.INTERRUPTED:   # a table of problems must not go on to the next
+        a.reason = Reason.INTERRUPTED
     who = found.stats.member or found.stats.strategy
     f = found.stats   # its work adds to the searches by moves' (their table counters stay)
     return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
