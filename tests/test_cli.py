@@ -152,7 +152,7 @@ def test_ctrl_c_stops_a_whole_table():
     assert "stopped by Ctrl-C after" in err
     # by moves: the pairs tried are those done and the interrupted one, in both counts
     out, err = stopped_by(signal.SIGINT, ["table", "triangle7", "--fewest-moves", "--seconds", "0.2"], 4.0, 30)
-    tried = int(re.search(r"of (\d+) pairs tried not settled", out)[1])
+    tried = int(re.search(r"of (\d+) pairs tried not settled \(stopped before the rest\)", out)[1])
     done = int(re.search(r"after (\d+) of 784 problems; problem (\d+), interrupted", err)[1])
     assert tried == done + 1
 
@@ -175,3 +175,9 @@ def test_a_signal_stops_the_moves_of_one_sparse_position_at_once():
     t0 = time.monotonic()
     out, _ = stopped_by(signal.SIGTERM, ["solve", "rect7x7-diagonal", "--fewest-moves", "--seconds", "60"], 4.0, 30)
     assert time.monotonic() - t0 < 15 and "proved >= " in out
+
+
+def test_fewest_moves_with_too_many_finishes_prints_only_its_error(capsys):
+    # 10 pegs anywhere on the English board is 92,561,040 finishes: refused before the header
+    code, out, err = run(capsys, "solve", "english", "--fewest-moves", "--pegs", "10")
+    assert code == 2 and out == "" and "92,561,040 finishes" in err and "name the finish holes" in err

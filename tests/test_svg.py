@@ -155,16 +155,21 @@ def test_unwritable_svg_paths(tmp_path, capsys):
     for argv, message in [
         (["solve", "triangle5", "--svg", str(tmp_path / "missing" / "x.svg")], "no directory"),
         (["solve", "triangle5", "--svg", str(tmp_path)], "it is a directory"),
-        (["solve", "triangle5", "--svg", str(blocker / "x.svg")], "no directory"),
         (["boards", "--svg", str(blocker)], "it is a file, not a directory"),
         (["boards", "--svg", str(blocker / "sub")], "cannot create the directory"),
         (["boards", "--svg", str(tmp_path / "missing" / "sub")], "no directory"),   # not made up
+        (["solve", "triangle5", "--svg", str(blocker / "x.svg")], f"{str(blocker)!r} is not a directory"),
+        (["bench", "--problems", "triangle5-corner", "--csv", str(tmp_path / "x.png"), "--plot",
+          str(tmp_path / "x.png")], "name the same file"),
         (["solve", "triangle5", "--svg", str(tmp_path / "x.png")], "must end in .svg"),
     ]:
         code, out, err = run(capsys, *argv)
         assert code == 2 and message in err and "Traceback" not in err, (argv, err)
         assert str(tmp_path) in err
     assert not (tmp_path / "missing").exists()
+    for argv in (["solve", "triangle5", "--svg", ""], ["boards", "--svg", ""], ["bench", "--csv", ""]):
+        code, out, err = run(capsys, *argv)   # an empty path is no path: refused, not ignored
+        assert code == 2 and "path is empty" in err and not out, argv
     with pytest.raises(pegsolver.PegsolverError, match="cannot write the SVG file"):
         svg.write_svg(tmp_path, "<svg/>")
 
@@ -177,7 +182,7 @@ def test_an_output_path_whose_directory_refuses_new_files_is_refused_before_the_
     assert code == 2 and "cannot write the SVG file '/proc/pegsolver.svg'" in err and "Traceback" not in err
     assert "board:" not in out   # nothing printed: no search ran
     code, _, err = run(capsys, "boards", "--svg", "/proc/pegsolver")
-    assert code == 2 and "cannot create the directory '/proc/pegsolver'" in err
+    assert code == 2 and "cannot create the directory '/proc/pegsolver'" in err and "no directory" not in err
     code, out, err = run(capsys, "bench", "--problems", "triangle5-corner", "--csv", "/proc/pegsolver.csv")
     assert code == 2 and "cannot write the CSV file '/proc/pegsolver.csv'" in err and not out
 

@@ -133,8 +133,9 @@ class Survey(list[Entry]):
             lines.append("shortest: none, no problem of this board can be solved")
         elif self.by_moves:
             open_ = sum(1 for e in self if e.reason not in MARKS or e.reason is Reason.SOLVED and not e.optimal)
-            lines.append(f"shortest: not known, {open_} of {len(self)} pairs tried not settled (a longer --seconds, "
-                         f"or more --table-mb, may settle them)")
+            more = ("stopped before the rest" if self.interrupted else
+                    "a longer --seconds, or more --table-mb, may settle them")
+            lines.append(f"shortest: not known, {open_} of {len(self)} pairs tried not settled ({more})")
         return "\n".join(lines)
 
     def _mark(self, e: Entry) -> str:

@@ -57,8 +57,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise PegsolverError("nothing to run: " + "; ".join(f"{k.strategy} on {k.problem}: {k.why}"
                                                             for k in plan.skipped))
     # Output files are checked before the runs, so that a long bench is not lost at the end.
-    csv_path = check_output_file(args.csv, "CSV file") if args.csv else None
-    plot_path = check_output_file(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot else None
+    csv_path = check_output_file(args.csv, "CSV file") if args.csv is not None else None
+    plot_path = check_output_file(args.plot, "chart", report.PLOT_SUFFIXES) if args.plot is not None else None
+    if csv_path and plot_path and csv_path.resolve() == plot_path.resolve():
+        raise PegsolverError(f"--csv and --plot name the same file {args.csv!r}: one would overwrite the other")
     with progress_bar("bench", len(plan.runs)) as bar:
         run = bench.run_bench(plan, limit, before=lambda p, s: bar.status(f"{p} / {s}"),
                               after=lambda r: bar.advance())

@@ -212,7 +212,7 @@ def cmd_boards(args: argparse.Namespace) -> int:
             "name": v.name, "aliases": list(v.aliases), "holes": shape.size, "rules": shape.rules,
             "symmetries": len(shape.symmetries), "vacant": list(v.vacant),
             "goal": v.goal(shape).describe(shape), "description": v.description, "picture": board.to_text()})
-    drawn = write_board_svgs(args.svg) if args.svg else 0
+    drawn = write_board_svgs(args.svg) if args.svg is not None else 0
     if args.json:
         print(json.dumps(entries))
         return EXIT_SOLVED

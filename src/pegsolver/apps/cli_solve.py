@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import limits
 from ..engine.compile import DEFAULT_BEAM_WIDTH, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES, STRATEGY_HELP
+from ..engine.fewest_moves import count_finishes
 from ..engine.outcome import Reason
 from ..engine.solution import Solution
 from ..errors import GoalError, PegsolverError
@@ -95,6 +96,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
     if args.fewest_moves and goal.fewest_pegs:
         raise GoalError("--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not 'fewest'")
+    if args.fewest_moves:   # too many finishes to start from: refused before the header
+        count_finishes(board.shape, goal)
     if args.backward and goal.finish is None:
         raise GoalError("--backward needs a finish that names its holes (--finish HOLE or a pattern)")
     memory = None if args.table_mb is None else \
@@ -102,7 +105,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     limit = Limit(nodes=None if args.nodes is None else limits.check_nodes(args.nodes, "--nodes"),
                   seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory)
     # before a long search, not after
-    svg_path = check_output_file(args.svg, "SVG file", (".svg",)) if args.svg else None
+    svg_path = check_output_file(args.svg, "SVG file", (".svg",)) if args.svg is not None else None
     if not args.json:
         print_problem(board, goal, args.notation)
     with progress_bar("searching") as bar:  # a status line, on a terminal only

@@ -18,6 +18,8 @@ def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[s
     :raises OutputFileError: a name without one of ``suffixes``, a directory given as the
         file, a missing directory, or a file or directory that cannot be written.
     """
+    if not str(path):
+        raise OutputFileError(f"cannot write the {kind}: its path is empty")
     p = Path(path)
     if p.is_dir():
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: it is a directory")
@@ -25,7 +27,7 @@ def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[s
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: its name must end in {', '.join(suffixes)}")
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: no directory {str(folder)!r}")
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {_not_a_directory(folder)}")
     try:
         if p.exists():
             with open(p, "ab"):   # opened to add nothing: the file stays as it is
@@ -45,13 +47,15 @@ def check_output_dir(path: str | os.PathLike[str], kind: str) -> Path:
     :raises OutputFileError: a file in the way, a missing parent, or a directory that
         cannot be made or written in.
     """
+    if not str(path):
+        raise OutputFileError(f"cannot write {kind}: the directory's path is empty")
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise OutputFileError(f"cannot write {kind} in {str(p)!r}: it is a file, not a directory")
+    if not p.parent.is_dir():
+        raise OutputFileError(f"cannot create the directory {str(p)!r}: {_not_a_directory(p.parent)}")
     try:
         p.mkdir(exist_ok=True)
-    except FileNotFoundError:
-        raise OutputFileError(f"cannot create the directory {str(p)!r}: no directory {str(p.parent)!r}") from None
     except OSError as e:
         raise OutputFileError(f"cannot create the directory {str(p)!r}: {e.strerror or e}") from None
     try:
@@ -65,3 +69,8 @@ def _try_a_file_in(folder: Path) -> None:
     # make a file in folder and remove it; OSError when none can be made
     with tempfile.NamedTemporaryFile(dir=folder, prefix=".pegsolver-"):
         pass
+
+
+def _not_a_directory(folder: Path) -> str:
+    # why folder cannot hold a file: missing, or something else is there
+    return f"{str(folder)!r} is not a directory" if folder.exists() else f"no directory {str(folder)!r}"
