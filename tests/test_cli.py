@@ -181,3 +181,14 @@ def test_fewest_moves_with_too_many_finishes_prints_only_its_error(capsys):
     # 10 pegs anywhere on the English board is 92,561,040 finishes: refused before the header
     code, out, err = run(capsys, "solve", "english", "--fewest-moves", "--pegs", "10")
     assert code == 2 and out == "" and "92,561,040 finishes" in err and "name the finish holes" in err
+
+
+def test_sigterm_while_the_program_loads_ends_it_as_ctrl_c_does():
+    # the command line's modules take about half a second to load: SIGTERM then ended the
+    # process by the signal, silently; now exit 130 and an answer on stdout (JSON here)
+    # whether it lands in the loading or, on a fast machine, in the search
+    proc = interrupting.start(["solve", "english", "--fewest-moves", "--json"])
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    out, err = interrupting.finish(proc, 30)
+    assert proc.returncode == 130 and json.loads(out)["reason"] == "interrupted" and "Traceback" not in err

@@ -1,5 +1,3 @@
-import sys
+from .apps.entry import run
 
-from .apps.cli import main
-
-sys.exit(main())
+run()

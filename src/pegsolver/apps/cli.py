@@ -60,13 +60,14 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 
 def main(argv: list[str] | None = None) -> int:
     JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
-    parser, commands = build_parsers()
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # the command's parser says it, so that its help is the one pointed to
-        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
-    # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
-    guard = interrupt_guard(ending=True)
+    args = None
     try:
+        parser, commands = build_parsers()
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # the command's parser says it, so that its help is the one pointed to
+            commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
+        guard = interrupt_guard(ending=True)
         if args.command == "play":
             return cmd_play(args)
         with guard:
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt as e:   # before a command had an answer to print (later, it prints its own)
         what = f"stopped by {'SIGTERM' if isinstance(e, Terminated) else interrupt_name()}"
-        if getattr(args, "json", False):
+        if getattr(args, "json", JsonErrorParser.wants_json):
             print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": f"{what} before the command had an answer"}))
         print(f"pegsolver: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -93,4 +94,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .entry import run
+    run()

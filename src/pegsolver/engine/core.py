@@ -17,6 +17,7 @@ from types import ModuleType
 import numpy as np
 
 from ..errors import BoardTooLargeError, CoreMissingError
+from .stopping import stop_in_import
 
 BUILD_HINT = (
     "Install the package from its source tree with `pip install .` (needs a C compiler; "
@@ -174,8 +175,8 @@ def enum_build_times() -> dict[str, float]:
     for name in names:
         try:
             builds[name] = importlib.import_module(name)
-        except ImportError:   # not built here (another processor's family)
-            pass
+        except ImportError as e:   # not built here (another processor's family), or a signal came
+            stop_in_import(e)
     if len(builds) == 1:
         return {"pegcore._enum64": 0.0}
     from ..model.variants import find_variant  # the probe's board

@@ -19,6 +19,7 @@ from .limits import DEFAULT_SEARCH_BYTES, Limit
 from .outcome import STOP_MEANINGS, Reason, Stats
 from .reference import SearchResult
 from .solution import Solution, empty_stats, unsolved
+from .stopping import stop_in_import
 
 if TYPE_CHECKING:
     from .portfolio import Progress
@@ -29,7 +30,11 @@ def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
     text = class_obstacle(board, goal)
     if text:
         return Reason.POSITION_CLASS, text
-    text = pagoda_obstacle(board, goal)
+    try:
+        text = pagoda_obstacle(board, goal)
+    except ImportError as e:   # HiGHS loads on first use
+        stop_in_import(e)
+        raise
     return (Reason.PAGODA, text) if text else None
 
 

@@ -41,6 +41,13 @@ def stop_requested() -> bool:
     return _state.since is not None
 
 
+def stop_in_import(error: ImportError) -> None:
+    """A compiled module's start-up turns a signal that comes while it loads into an
+    ImportError: raise the stop it was (KeyboardInterrupt) when one came, else nothing."""
+    if stop_requested():
+        raise KeyboardInterrupt from error
+
+
 class interrupt_guard:
     """Make sure Ctrl-C raises KeyboardInterrupt, and SIGTERM Terminated, in the main thread
     during the run (the first signal only: see the module); a signal the caller ignores
