@@ -458,3 +458,24 @@ def test_early_interrupt_keeps_the_symmetries(monkeypatch):
     monkeypatch.setattr(solver, "impossibility", interrupted)
     sol = pegsolver.solve("english")
     assert sol.reason == "interrupted" and sol.stats.symmetries == 8
+
+
+def test_a_signal_turned_into_an_import_error_leaves_the_guard_as_the_stop():
+    # HiGHS (loaded on first use) turns a signal that comes while it loads into an
+    # ImportError; the command's guard makes it the SIGTERM (or Ctrl-C) it was again
+    import signal
+    import time
+
+    from pegsolver.engine.stopping import interrupt_guard
+    from pegsolver.errors import Terminated
+    with pytest.raises(Terminated) as stop:
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(1.0)   # the handler runs here
+            except Terminated:
+                raise ImportError("initialization failed") from None
+    assert isinstance(stop.value.__cause__, ImportError)
+    with pytest.raises(ImportError):   # with no signal, a missing module stays what it is
+        with interrupt_guard():
+            raise ImportError("no module named highspy")

@@ -18,8 +18,9 @@ def run() -> None:
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:   # one a parent ignores stays ignored
         signal.signal(signal.SIGTERM, _terminated)   # until the command's guard takes over
     from .cli import main  # a signal while it loads: it prints that it stopped, exit 130
+    from .cli_args import EXIT_INTERRUPTED
     try:
         code = main()   # it answers a signal itself, also before its command runs
     except KeyboardInterrupt:   # one that came as it returned
-        code = 130
+        code = EXIT_INTERRUPTED
     sys.exit(code)

@@ -32,7 +32,7 @@ from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
 from .search import core_search
-from .solution import BEAM_MOVES_STRATEGY, Solution, unsolved
+from .solution import Solution, unsolved
 from .stopping import interrupt_name
 
 FIRST_WIDTH = 1 << 12     # positions a level of the first beam keeps
@@ -163,7 +163,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * BEAMS_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * BEAMS_SHARE)
     a = beam_fewest_moves(board, goal, share, progress=progress)
-    stats = replace(stats, strategy=BEAM_MOVES_STRATEGY, symmetries=a.symmetries, tests=a.chains,
+    stats = replace(stats, symmetries=a.symmetries, tests=a.chains,
                     nodes=a.expanded, seconds=a.seconds, runs=1, table_entries=a.positions, table_bytes=a.nbytes)
     start = board.with_pegs(board.pegs_mask)
     if a.reason is Reason.EXHAUSTED:

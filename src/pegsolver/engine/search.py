@@ -32,7 +32,7 @@ def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
         return Reason.POSITION_CLASS, text
     try:
         text = pagoda_obstacle(board, goal)
-    except ImportError as e:   # HiGHS loads on first use
+    except ImportError as e:   # HiGHS loads on first use: solve() then answers the stop with what it has
         stop_in_import(e)
         raise
     return (Reason.PAGODA, text) if text else None

@@ -43,7 +43,9 @@ def stop_requested() -> bool:
 
 def stop_in_import(error: ImportError) -> None:
     """A compiled module's start-up turns a signal that comes while it loads into an
-    ImportError: raise the stop it was (KeyboardInterrupt) when one came, else nothing."""
+    ImportError: raise the stop it was (KeyboardInterrupt) when one came, else nothing.
+    For where the ImportError would be caught and the stop lost; one that reaches an
+    :class:`interrupt_guard` is turned back into the stop there."""
     if stop_requested():
         raise KeyboardInterrupt from error
 
@@ -85,8 +87,8 @@ class interrupt_guard:
                 signal.signal(sig, self._stop)
         return self
 
-    def __exit__(self, *exc: object) -> Literal[False]:
-        stopped = _state.since is not None
+    def __exit__(self, kind: object, error: BaseException | None, tb: object) -> Literal[False]:
+        stopped, name = _state.since is not None, _state.name
         for sig, old in self.old.items():
             if self.ending and stopped:
                 signal.signal(sig, signal.SIG_IGN)
@@ -95,4 +97,6 @@ class interrupt_guard:
         _state.depth -= 1
         if self.old:   # outside a guard, only KeyboardInterrupt stops a run
             _state.name, _state.since = "Ctrl-C", None
+        if stopped and isinstance(error, ImportError):   # see stop_in_import: any module loaded on first use
+            raise (Terminated() if name == "SIGTERM" else KeyboardInterrupt()) from error
         return False
