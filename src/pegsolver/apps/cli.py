@@ -24,11 +24,9 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     )
     from .cli_count import add_count_parser, add_table_parser, cmd_count, cmd_table
     from .cli_solve import add_solve_parser, cmd_solve
-except KeyboardInterrupt:
-    if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
-        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
-    print("pegsolver: interrupted", file=sys.stderr)
-    sys.exit(130)
+except KeyboardInterrupt as e:
+    from .entry import stopped_while_loading
+    stopped_while_loading(e)
 
 
 def package_version() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from typing import NoReturn
 
 from ..errors import Terminated
 
@@ -17,10 +18,21 @@ def run() -> None:
     """Run ``pegsolver`` with ``sys.argv`` and exit with its code."""
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:   # one a parent ignores stays ignored
         signal.signal(signal.SIGTERM, _terminated)   # until the command's guard takes over
-    from .cli import main  # a signal while it loads: it prints that it stopped, exit 130
-    from .cli_args import EXIT_INTERRUPTED
+    try:
+        from .cli import main
+        from .cli_args import EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:   # Ctrl-C or SIGTERM while the modules load
+        stopped_while_loading(e)
     try:
         code = main()   # it answers a signal itself, also before its command runs
     except KeyboardInterrupt:   # one that came as it returned
         code = EXIT_INTERRUPTED
     sys.exit(code)
+
+
+def stopped_while_loading(e: KeyboardInterrupt) -> NoReturn:
+    """Say that a signal stopped the program before its command began, and exit 130."""
+    if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
+        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
+    print(f"pegsolver: {'stopped by SIGTERM' if isinstance(e, Terminated) else 'interrupted'}", file=sys.stderr)
+    sys.exit(130)   # EXIT_INTERRUPTED, whose module may not have loaded
