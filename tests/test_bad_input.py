@@ -116,8 +116,9 @@ def test_second_trial_findings(capsys, tmp_path):
     assert code == 2 and "at most 9 rows and columns" in err
     code, out, _ = run(capsys, "replay", "english", "d2 \u2013 d4, f3-d3 51-53")  # dash and spaces
     assert code == 0 and "jumps: 3" in out
-    code, out, _ = run(capsys, "replay", "english", "foo")
+    code, out, err = run(capsys, "replay", "english", "foo")
     assert code == 2 and "UNREADABLE" in out
+    assert err.startswith("pegsolver: error: move 1 'foo' cannot be read: 'foo' is not a jump or move")
     code, _, err = run(capsys, "solve", "english", "--finish", "d4", "d4")
     assert code == 2 and "--finish lists hole d4 twice" in err
     code, _, err = run(capsys, "solve", "rect1x1")

@@ -71,6 +71,17 @@ def test_board_file(tmp_path, capsys):
     assert code == 0 and data["jumps"] == ["a1-c1", "d1-b1"] and data["final"] == ["b1"]
 
 
+def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-row.txt").write_text("o o . o\n")
+    code, out, _ = run(capsys, "solve", "--json", "--", "-row.txt")
+    data = json.loads(out)
+    assert code == 0 and data["jumps"] == ["a1-c1", "d1-b1"]
+    with pytest.raises(SystemExit):  # a word after '--' is never an option
+        main(["replay", "english", "--", "d2-d4", "--json"])
+    assert "unrecognized arguments: --json" in capsys.readouterr().err
+
+
 def test_exhausted_search_exits_1(capsys):
     code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1", "--no-proofs")
     assert code == 1 and "no solution" in out
@@ -88,6 +99,11 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),
     (["solve", "diamond-diagonal-diagonal"], "the suffix -diagonal is given once"),
     (["solve", "triangle5-diagonal"], "diagonal jumps need a square grid"),
+    (["replay", "triangle5", "--notation", "numeric", "4-1"], "--notation numeric is for square boards"),
+    (["count", "triangle5", "--notation", "numeric-rc"], "--notation numeric-rc is for square boards"),
+    (["solve", "triangle5", "--vacant", "\u0664"], "no hole '\u0664' on board 'triangle5'"),  # an Arabic-Indic 4
+    (["solve", "english", "--vacant", "\u0664\u0664"], "is not a hole name on board 'english'"),
+    (["solve", "triangle\u0665"], "unsupported variant: 'triangle\u0665'"),
     (["count", "english", "--memory-gb", "0.001", "--threads", "1"],
      "below the 2 MiB that an enumeration of 'english' on 1 thread"),
 ])

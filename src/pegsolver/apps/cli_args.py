@@ -28,6 +28,7 @@ _HOLE_WORD = re.compile(r"[a-z]{1,2}[0-9]{1,3}|[0-9]{1,3}|any|anywhere|fewest", 
 # What add_subparsers() returns, to which each command adds its parser (generic in the stubs only).
 Subparsers: TypeAlias = "argparse._SubParsersAction[CommandParser]"
 _N = TypeVar("_N")
+_V = TypeVar("_V")
 
 
 class JsonErrorParser(argparse.ArgumentParser):
@@ -64,11 +65,23 @@ class CommandParser(JsonErrorParser):
         if self._inside:  # parse_known_intermixed_args parses through this method
             return super().parse_known_args(args, namespace)
         args = sys.argv[1:] if args is None else list(args)
+        # Intermixed parsing reads a word after '--' that starts with '-' as an option
+        # (Python 3.11): such words go in as placeholders, and come back after parsing.
+        after: list[str] = []
+        if "--" in args:
+            cut = args.index("--")
+            after = args[cut + 1:]
+            args = args[:cut] + [f"{_PLACEHOLDER}{i}" for i in range(len(after))]
         self._inside = True
         try:
-            return self.parse_known_intermixed_args(self._split_hole_lists(args), namespace)
+            ns, extra = self.parse_known_intermixed_args(self._split_hole_lists(args), namespace)
         finally:
             self._inside = False
+        if after:
+            for name, value in vars(ns).items():
+                setattr(ns, name, _restore(value, after))
+            extra = _restore(extra, after)
+        return ns, extra
 
     def _split_hole_lists(self, args: list[str]) -> list[str]:
         """``--vacant a3 c1 french`` -> ``--vacant=a3 --vacant=c1 french``: one value each, so
@@ -100,6 +113,18 @@ class CommandParser(JsonErrorParser):
         found = {options[word]} if word in options else {a for o, a in options.items() if o.startswith(word)}
         action = found.pop() if len(found) == 1 else None  # argparse reports an ambiguous prefix itself
         return action if action is not None and action.dest in HOLE_LISTS and action.nargs == "+" else None
+
+
+_PLACEHOLDER = "\0after--"  # no command-line word holds a NUL
+
+
+def _restore(value: _V, after: list[str]) -> _V:
+    """``value`` with each placeholder for a word after '--' replaced by that word."""
+    if isinstance(value, str) and value.startswith(_PLACEHOLDER):
+        return after[int(value[len(_PLACEHOLDER):])]  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [_restore(v, after) for v in value]  # type: ignore[return-value]
+    return value
 
 
 def add_vacant_arg(p: argparse.ArgumentParser) -> None:
@@ -149,7 +174,10 @@ def _is_file_spec(spec: str) -> bool:
 def check_notation(args: argparse.Namespace, board: Board) -> None:
     """Refuse two-digit hole numbers before any work on a board they cannot name."""
     style = getattr(args, "notation", None)
-    if style in NUMERIC_STYLES and board.shape.grid == SQUARE:
+    if style in NUMERIC_STYLES and board.shape.grid != SQUARE:
+        raise PegsolverError(f"--notation {style} is for square boards; the holes of {board.shape.name!r} "
+                             f"(a {board.shape.grid} grid) are numbered already")
+    if style in NUMERIC_STYLES:
         rows = max(r for r, _ in board.shape.coords) + 1
         cols = max(c for _, c in board.shape.coords) + 1
         if rows > 9 or cols > 9:
@@ -184,9 +212,8 @@ def with_vacant(board: Board, names: list[str] | None, style: str | None) -> Boa
 def load_start(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     """The start board (with ``--vacant`` applied) and the goal a board file gives (or None)."""
     board, file_goal = load_board(args)
-    board = with_vacant(board, getattr(args, "vacant", None), args.notation)
     check_notation(args, board)
-    return board, file_goal
+    return with_vacant(board, getattr(args, "vacant", None), args.notation), file_goal
 
 
 def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:

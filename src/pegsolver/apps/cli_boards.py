@@ -162,8 +162,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise PegsolverError(f"no moves to replay: {args.moves!r} names a board; give the moves after it, "
                              f"e.g. pegsolver replay {args.moves} \"MOVE MOVE ...\"")
     base, _ = load_board(args)
+    check_notation(args, base)
     board = with_vacant(base, args.vacant, args.notation)
-    check_notation(args, board)
     report = replay_moves(board, args.moves, args.notation)
     reading = other_reading(args, base, report)
     shape = board.shape
@@ -200,7 +200,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"note: {reading_text(shape, reading)}")
     if report.error is None:
         return EXIT_SOLVED
-    return EXIT_USAGE if report.unreadable else EXIT_UNSOLVED
+    if report.unreadable:  # bad input: said on stderr too, as every exit 2 is
+        print(f"pegsolver: error: move {report.error_index + 1} {report.error_text!r} cannot be read: {report.error}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_UNSOLVED
 
 
 def cmd_boards(args: argparse.Namespace) -> int:

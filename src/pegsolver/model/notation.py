@@ -64,7 +64,7 @@ def hole_name(shape: Shape, hole: Hole, style: str = "algebraic") -> str:
 def is_hole_number(text: str) -> bool:
     """True for a two-digit square-grid hole number (``44``), whose reading depends on the style."""
     name = text.strip()
-    return len(name) == 2 and name.isdigit() and "0" not in name
+    return len(name) == 2 and name.isascii() and name.isdigit() and "0" not in name
 
 
 _SQUARE_NAME = re.compile(r"([a-z]+)([0-9]+)")
@@ -96,7 +96,7 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
         raise UnknownHoleError(
             f"{text!r} is not a hole name on board {shape.name!r} "
             "(expected a column letter and a row number like d4, or two digits like 44)")
-    if name.isdigit() and 1 <= int(name) <= shape.size:
+    if name.isascii() and name.isdigit() and 1 <= int(name) <= shape.size:  # int() reads any script's digits
         return int(name) - 1
     raise UnknownHoleError(f"no hole {text!r} on board {shape.name!r} (holes are numbered 1..{shape.size})")
 

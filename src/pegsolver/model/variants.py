@@ -92,7 +92,7 @@ VARIANTS: tuple[Variant, ...] = (
             aliases=("3-3-2-2", "asymmetric39", "39")),
 )
 
-_FAMILY = re.compile(r"(?P<kind>triangle|tri|square|rect|rectangle)[-_:]?(?P<a>\d*)(?:x(?P<b>\d+))?")
+_FAMILY = re.compile(r"(?P<kind>triangle|tri|square|rect|rectangle)[-_:]?(?P<a>\d*)(?:x(?P<b>\d+))?", re.ASCII)
 
 
 def _check_size(name: str, holes: int) -> None:
