@@ -161,11 +161,15 @@ def test_fourth_trial_findings(capsys, tmp_path):
     for text, message in (('variant = "french"\nvacant = []\n', "lists no hole"),
                           ('variant = "french"\nvacant = ["c1", "c1"]\n', "lists hole c1 twice"),
                           ('variant = "french"\nvacant = [true]\n', "must be a hole or a list of holes"),
-                          ('variant = "french"\nvacant = 1.5\n', "not 1.5")):
+                          ('variant = "french"\nvacant = 1.5\n', "not 1.5"),
+                          ('board = "o o . o"\nvacant = "a1"\n', "already has vacant holes (c1)"),
+                          ('board = "o o o o"\nname = 5\n', "'name' must be a non-empty string, not 5")):
         path = tmp_path / "b.toml"
         path.write_text(text)
         code, _, err = run(capsys, "solve", str(path))
         assert code == 2 and "line 2" in err and message in err
+    board, _ = pegsolver.boardfile.loads('board = "o o o o"\nvacant = "a1"\n')  # a full drawing, one hole
+    assert board.pegs() == [1, 2, 3]
     assert pegsolver.find_variant("french").board().with_vacant(["c1"]).vacancies() == \
         pegsolver.find_variant("french").board().with_vacant("c1").vacancies()
     # a usage error is one line

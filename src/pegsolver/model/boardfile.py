@@ -18,7 +18,8 @@ Example (every key but ``board`` or ``variant`` is optional)::
     pegs = 1               # with finish = "any": pegs to leave (default 1)
 
 Instead of ``board``, ``variant = "french"`` starts from a named variant; ``vacant =
-["c1"]`` then empties just those holes (of either). The board is drawn as in
+["c1"]`` (or one hole, ``vacant = "c1"``) then empties just those holes, of the variant or
+of a drawing with every hole filled. The board is drawn as in
 :mod:`pegsolver.textboard`; a literal multi-line string (``\'\'\'``) keeps backslashes
 and quotes as drawn. Errors name the file line.
 """
@@ -72,6 +73,8 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
     if unknown:
         raise fail(unknown[0], f"unknown key {unknown[0]!r}; expected {', '.join(sorted(KEYS))}")
     name = data.get("name", Path(source).stem if source != "board file" else "custom")
+    if not isinstance(name, str) or not name.strip():
+        raise fail("name", f"'name' must be a non-empty string, not {name!r}")
     rules = data.get("rules")
     if rules is not None and rules not in RULES:
         raise fail("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
@@ -99,6 +102,11 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         if any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
             raise fail("vacant", f"'vacant' must be a hole or a list of holes (names or numbers), "
                                  f"not {data['vacant']!r}")
+        drawn = [h for h in range(board.shape.size) if not board.pegs_mask >> h & 1]
+        if "board" in data and drawn:  # two starts: which one was meant cannot be told
+            raise fail("vacant", "the drawing already has vacant holes "
+                                 f"({', '.join(hole_name(board.shape, h) for h in drawn)}); "
+                                 "give the start by the drawing or by 'vacant', not both")
         try:
             empty = [parse_hole(board.shape, str(h)) for h in holes]
         except PegsolverError as e:
