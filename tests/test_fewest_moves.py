@@ -183,6 +183,7 @@ def test_impossible_problems_are_proved():
     centre = french.with_pegs(french.shape.full_mask & ~(1 << parse_hole(french.shape, "d4")))
     sol = solve(centre, "d4", minimize="moves")   # the centre game has no solution: a class proof
     assert sol.reason.proves_impossible and not sol.solved
+    assert sol.stats.symmetries == 8 == solve(centre, "d4").stats.symmetries  # those the search would use
     board = find_variant("triangle4").board()
     truth = brute_fewest_moves(board, [h for h in range(10) if h != 0])
     missing = next(f for f in range(10) if f not in truth)

@@ -70,7 +70,8 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
     stats = empty_stats(_strategy(board), "core")
     proof = impossibility(board, goal) if proofs else None
-    if proof is not None:
+    if proof is not None:   # with the symmetries the search would have used, as solve() says them
+        stats = replace(stats, symmetries=len(move_group(board.shape, [board.pegs_mask], goal)))
         return unsolved(board, goal, proof[0], stats, proof[1])
 
     def tell(what: str, nodes: int, seconds: float) -> None:
