@@ -82,6 +82,8 @@ def test_triangle11_by_beams_replays_within_its_bounds():
     # A127500: S(11) >= 19 for the shortest over all vacancies; the bound proved here is lower
     assert sol.lower_bound == region_bound(board.shape, board.pegs_mask, None) < 19 <= moves
     assert sol.stats.strategy == "fewest-moves-beams"
+    # the stop names the beam that ran to its end, and the solution's moves
+    assert sol.explanation.endswith(f"beams finished (positions a level, the solution's moves): 4,096 ({moves} moves)")
 
 
 def test_triangle11_shortest_over_board_takes_one_vacancy_per_class():

@@ -125,6 +125,8 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
             if run.reason is Reason.MEMORY_LIMIT and not fitted and width > LEAST_WIDTH:
                 break   # no beam has fitted yet: a narrower one
             fitted = True
+            if not (run.reason.is_limit or run.reason is Reason.INTERRUPTED):
+                answer.beams.append((width, run.moves))
             if run.moves is not None and (best is None or run.moves < best):
                 best, answer.jumps, answer.start, answer.beam_width = run.moves, run.jumps, s, width
             if run.complete and run.reason in (Reason.SOLVED, Reason.EXHAUSTED):
@@ -183,6 +185,8 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     if not best:
         best, by, stats = any_solution(a, limit, incumbent, stats, by)
     why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
+    ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
     return Solution(start, goal, False, a.reason, best, stats,
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
-                    f"by the full Merson regions){by if best else ''}", optimal=False, lower_bound=a.lower_bound)
+                    f"by the full Merson regions){by if best else ''}; beams finished (positions a level, the "
+                    f"solution's moves): {ran}", optimal=False, lower_bound=a.lower_bound)

@@ -53,7 +53,9 @@ class MovesAnswer:
     ``at_most`` moves, for a search told so) or the limit that stopped it; ``forward`` and
     ``backward``: the sizes of the levels made; ``expanded`` positions expanded and
     ``chains`` chains of jumps followed, both sides together; ``pruned``: children the
-    Merson regions' bound dropped (with repeats; pruned searches only)."""
+    Merson regions' bound dropped (with repeats; pruned searches only); ``beams``: the
+    beams by moves that ran to their end, as (positions a level, moves of the solution
+    found or None), in order (searches by beams only)."""
 
     reason: Reason
     lower_bound: int
@@ -72,6 +74,7 @@ class MovesAnswer:
     pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
     # (at_most, or after the beams one move fewer than theirs)
     pruned: int = 0
+    beams: list[tuple[int, int | None]] = field(default_factory=list)
 
     @property
     def optimal(self) -> bool:
