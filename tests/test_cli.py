@@ -173,6 +173,16 @@ def test_ctrl_c_stops_a_whole_table():
     assert tried == done + 1
 
 
+def test_a_triangle_drawn_on_the_square_grid_is_named_as_such(tmp_path, capsys):
+    path = tmp_path / "half.txt"
+    path.write_text(". o o\n o o\n  o\n")
+    for options in (["--grid", "square"], ["--rules", "triangular", "--grid", "square"]):
+        code, _, err = run(capsys, "solve", str(path), *options)
+        assert code == 2 and "line 2, column 2" in err and "read on the triangle grid" in err
+    code, out, _ = run(capsys, "solve", str(path), "--rules", "triangular", "--json")
+    assert code == 1 and json.loads(out)["start"] == ". o o\n o o\n  o"   # read as a triangle
+
+
 def test_rules_only_for_drawn_boards(capsys):
     code, _, err = run(capsys, "solve", "english", "--rules", "diagonal")
     assert code == 2 and "english-diagonal" in err

@@ -110,8 +110,8 @@ def _square_coords(cells: list[Cell]) -> list[Coord]:
         odd_one = min(counts, key=lambda p: counts[p])
         y, x, _ = next(c for c in cells if c[1] % 2 == odd_one)
         raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
-                                   "(a line shifted by one character?); for a triangular board use the "
-                                   "triangular rules")
+                                   "(a line shifted by one character?); a board drawn as a triangle is read "
+                                   "on the triangle grid (the triangular rules' own, or grid triangle)")
     spaced = not touching and len(parity) == 1 and len({x for _, x, _ in cells}) > 1
     return [(y, x // 2 if spaced else x) for y, x, _ in cells]
 
