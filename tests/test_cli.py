@@ -218,3 +218,13 @@ def test_sigterm_while_the_program_loads_ends_it_as_ctrl_c_does():
     proc.send_signal(signal.SIGTERM)
     out, err = interrupting.finish(proc, 30)
     assert proc.returncode == 130 and json.loads(out)["reason"] == "interrupted" and "Traceback" not in err
+
+
+def test_the_status_line_rate_counts_from_the_first_report():
+    from pegsolver.apps.progress import Rate
+    r = Rate(gap=0.2)
+    assert r.update(1_000, 5.0) is None          # 5 s of set-up before the first report: no rate yet
+    assert r.update(3_000, 5.1) is None          # too soon after it
+    assert r.update(11_000, 6.0) == 10_000.0     # 10,000 nodes in the second since
+    assert r.update(12_000, 6.1) == 10_000.0     # kept until the next gap
+    assert r.update(500, 6.5) is None            # a new count starts anew

@@ -28,7 +28,7 @@ from .cli_args import (
     print_problem,
 )
 from .output_paths import check_output_file
-from .progress import progress_bar
+from .progress import Rate, progress_bar
 
 if TYPE_CHECKING:
     from ..engine.portfolio import Progress
@@ -109,11 +109,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not args.json:
         print_problem(board, goal, args.notation)
     with progress_bar("searching") as bar:  # a status line, on a terminal only
+        per_second = Rate()
+
         def progress(p: Progress) -> None:
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
-            rate = p.nodes / p.seconds if p.seconds > 0 else 0
+            r = per_second.update(p.nodes, p.seconds)
+            rate = "" if r is None else f", {r:,.0f} nodes/s"
             rnd = f"round {p.round}, " if p.round else ""   # round 0: a search by moves
-            bar.status(f"{rnd}{p.member}, {p.nodes:,} nodes, {rate:,.0f} nodes/s{fewest}")
+            bar.status(f"{rnd}{p.member}, {p.nodes:,} nodes{rate}{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                     order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress,
                     minimize="moves" if args.fewest_moves else None)

@@ -37,6 +37,26 @@ class Bar:
             progress.update(task, status=text)
 
 
+class Rate:
+    """Work a second between reports at least ``gap`` seconds apart, so that set-up before
+    the first report does not weigh on it (a status line's "nodes/s")."""
+
+    def __init__(self, gap: float = 0.2):
+        self._gap = gap
+        self._last: tuple[int, float] | None = None   # count and seconds at the last rate
+        self.value: float | None = None                 # None until two reports
+
+    def update(self, count: int, seconds: float) -> float | None:
+        """The rate after a report of ``count`` units done in ``seconds`` (both so far);
+        a count below the last one starts anew (a new search counting from 0)."""
+        if self._last is None or count < self._last[0]:
+            self._last, self.value = (count, seconds), None
+        elif seconds - self._last[1] >= self._gap:
+            self.value = (count - self._last[0]) / (seconds - self._last[1])
+            self._last = (count, seconds)
+        return self.value
+
+
 def on_terminal() -> bool:
     """True when standard error is a terminal (a progress display is shown there)."""
     isatty = getattr(sys.stderr, "isatty", None)
