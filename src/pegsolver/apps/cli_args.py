@@ -130,7 +130,7 @@ def _restore(value: _V, after: list[str]) -> _V:
 def add_vacant_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vacant", nargs="+", action="extend", metavar="HOLE",
                    help="start with every hole filled except these (e.g. --vacant a3 c1); the list ends "
-                        "at a word that is not a hole name")
+                        "at a word that is not a hole name; given twice, the lists join")
 
 
 def add_board_args(p: argparse.ArgumentParser) -> None:

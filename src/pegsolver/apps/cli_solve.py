@@ -46,7 +46,7 @@ def add_solve_parser(sub: Subparsers) -> None:
     s.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
                    help="goal: one peg at HOLE, the exact pattern of several holes, 'any' for one peg anywhere "
                         "(--pegs K for K pegs anywhere), or 'fewest': the fewest pegs the start can be reduced "
-                        "to, proved")
+                        "to, proved; given twice, the holes join one pattern")
     s.add_argument("--pegs", type=int, metavar="K", help="with --finish any (or no --finish): leave K pegs anywhere")
     s.add_argument("--strategy", choices=list(SOLVE_STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
