@@ -2,6 +2,7 @@
 import json
 import math
 
+import numpy as np
 import pytest
 
 import pegsolver
@@ -185,3 +186,27 @@ def test_the_public_modules_load_as_attributes_of_the_package():
     code = "import pegsolver; print(callable(pegsolver.moves.count_moves), callable(pegsolver.analysis.analyse))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["True", "True"], out.stderr
+
+
+def test_board_methods_take_jumps_as_text_and_refuse_other_things():
+    b = pegsolver.find_variant("english").board()
+    assert b.is_legal("d2-d4") and b.why_illegal("d2-d4") is None
+    assert not b.is_legal("d6-d5") and b.why_illegal("d2-d3") == "no jump from d2 to d3 on board 'english'"
+    assert b.why_illegal("d1-d3") == "d3 is not empty"
+    for bad in (None, 5, "zz", "a4-c4-e4"):
+        with pytest.raises(pegsolver.PegsolverError):
+            b.is_legal(bad)
+    for bad in (1.5, "5", None, ["d4"], True):
+        with pytest.raises(pegsolver.PegsolverError, match="int bitboard"):
+            b.with_pegs(bad)
+    assert b.with_pegs(np.uint64(b.pegs_mask)).pegs_mask == b.pegs_mask
+
+
+def test_a_board_file_cannot_hold_the_fewest_pegs_goal():
+    with pytest.raises(pegsolver.PegsolverError, match="fewest-pegs"):
+        pegsolver.boardfile.dumps(pegsolver.find_variant("french").board(), Goal.fewest())
+
+
+def test_texts_of_an_answer_never_say_none():
+    sol = pegsolver.solve("triangle5")
+    assert "None" not in sol.moves_text() and sol.unsolved_text() == "solved"

@@ -505,7 +505,7 @@ def test_searching_within_a_bound_proves_it_or_finds_the_fewest(side):
 
 def test_a_bound_it_cannot_search_is_refused():
     for bad in (-1, 3.5, True, "9"):
-        with pytest.raises(ValueError, match=f"whole number of moves, 0 or more, not {bad!r}"):
+        with pytest.raises(PegsolverError, match=f"whole number of moves, 0 or more, not {bad!r}"):
             shortest_over_board("triangle5", at_most=bad)
     with pytest.raises(ValueError, match="not -1"):   # the value first, the board's size after
         shortest_over_board("triangle11", at_most=-1)

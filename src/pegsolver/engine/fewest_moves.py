@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import GoalError
+from ..errors import GoalError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal
@@ -124,12 +124,12 @@ def move_group(shape: Shape, starts: list[int], goal: Goal) -> list[tuple[int, .
 def moves_bound(at_most: object) -> int | None:
     """``at_most`` as a number of moves (None stays None).
 
-    :raises ValueError: not a whole number of 0 or more (a bool or a float is refused).
+    :raises PegsolverError: not a whole number of 0 or more (a bool or a float is refused).
     """
     if at_most is None:
         return None
     if isinstance(at_most, bool) or not isinstance(at_most, numbers.Integral) or at_most < 0:
-        raise ValueError(f"at_most is a whole number of moves, 0 or more, not {at_most!r}")
+        raise PegsolverError(f"at_most is a whole number of moves, 0 or more, not {at_most!r}")
     return int(at_most)
 
 

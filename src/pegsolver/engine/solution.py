@@ -151,14 +151,20 @@ class Solution:
         return "\n".join(lines)
 
     def moves_text(self) -> str:
-        """What a search by fewest moves proved, in one line (``moves: 19, proved >= 17``)."""
+        """What a search by fewest moves proved, in one line (``moves: 19, proved >= 17``);
+        an answer of another search says none was made (its ``lower_bound`` is None)."""
+        if self.lower_bound is None:
+            return f"moves: {len(self.moves)}, the fewest not searched (solve with minimize='moves')"
         if self.optimal:
             return f"fewest moves: {len(self.moves)}, proved minimal ({self.explanation})"
         best = f"moves: {len(self.moves)}" if self.jumps else "moves: no solution found"
         return f"{best}, proved >= {self.lower_bound}"
 
     def unsolved_text(self) -> str:
-        """Why the answer is not solved, in one line: the proof, or what stopped the search."""
+        """Why the answer is not solved, in one line: the proof, or what stopped the search
+        (for a solved answer: ``solved``)."""
+        if self.solved:
+            return "solved"
         if self.reason.proves_impossible:
             return f"impossible: {self.explanation}"
         if self.stats.strategy in ("auto", *MOVES_HELP) or self.goal.fewest_pegs:  # the explanation says what ran

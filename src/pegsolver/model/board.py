@@ -92,7 +92,17 @@ class Board:
         return b
 
     def with_pegs(self, pegs_mask: Bitboard) -> Board:
-        """A new board on the same shape with other pegs and no history."""
+        """A new board on the same shape with other pegs and no history.
+
+        :raises BoardTextError: ``pegs_mask`` is not an int bitboard of this shape's holes.
+        """
+        try:
+            if isinstance(pegs_mask, bool):
+                raise TypeError
+            pegs_mask = operator.index(pegs_mask)   # numpy integers too
+        except TypeError:
+            raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), "
+                                 f"not {pegs_mask!r}") from None
         return Board(self.shape, pegs_mask, self.default_goal)
 
     def with_vacant(self, *holes: Hole | str | Sequence[Hole | str]) -> Board:
@@ -155,17 +165,46 @@ class Board:
             raise UnknownHoleError(f"no hole index {hole!r} on board {self.shape.name!r} (0..{self.shape.size - 1})")
         return hole_name(self.shape, hole)
 
-    def is_legal(self, jump: Jump) -> bool:
+    def _jump(self, jump: Jump | str) -> Jump:
+        # a Jump, or one jump written as text ("d2-d4")
+        if isinstance(jump, Jump):
+            return jump
+        if not isinstance(jump, str):
+            raise InvalidJumpError(f"expected a Jump or a jump like 'd2-d4', not {jump!r}")
+        jumps = parse_move(self.shape, jump)
+        if len(jumps) != 1:
+            raise InvalidJumpError(f"{jump!r} is a move of {len(jumps)} jumps; give one jump")
+        return jumps[0]
+
+    def is_legal(self, jump: Jump | str) -> bool:
+        """True when ``jump`` (a Jump, or text like ``"d2-d4"``) can be played now.
+
+        :raises InvalidJumpError, UnknownHoleError: not a jump, or text that cannot be read.
+        """
+        try:
+            jump = self._jump(jump)
+        except IllegalJumpError:   # holes that no jump joins
+            return False
         p = self.pegs_mask
         return bool(jump in self.shape.jump_set and p >> jump.from_hole & 1 and p >> jump.over & 1
                     and not p >> jump.to_hole & 1)
 
     def legal_jumps(self) -> list[Jump]:
         """Jumps possible now, in the board's jump-table order."""
-        return [j for j in self.shape.jumps if self.is_legal(j)]
+        p = self.pegs_mask
+        return [j for j in self.shape.jumps if p >> j.from_hole & 1 and p >> j.over & 1 and not p >> j.to_hole & 1]
 
-    def why_illegal(self, jump: Jump) -> str | None:
-        """None if the jump is legal now, else the reason in words."""
+    def why_illegal(self, jump: Jump | str) -> str | None:
+        """None if the jump (a Jump, or text like ``"d2-d4"``) is legal now, else the reason
+        in words.
+
+        :raises InvalidJumpError, UnknownHoleError: not a jump, or text that cannot be read.
+        """
+        try:
+            jump = self._jump(jump)
+        except IllegalJumpError as e:   # holes that no jump joins
+            return str(e)
+
         def name(h: Hole) -> str:
             return hole_name(self.shape, h)
         p = self.pegs_mask

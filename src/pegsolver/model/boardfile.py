@@ -204,12 +204,15 @@ def dumps(board: Board, goal: Goal | None = None) -> str:
     :func:`loads` reads it back equal.
 
     :raises BoardTextError: ``board`` is not a Board.
-    :raises GoalError, UnknownHoleError: a goal that does not fit the board, or not a Goal.
+    :raises GoalError, UnknownHoleError: a goal that does not fit the board, not a Goal, or
+        the fewest-pegs goal (which a file cannot say).
     """
     if not isinstance(board, Board):
         raise BoardTextError(f"dumps needs a Board to write, not {board!r}")
     if goal is not None and not isinstance(goal, Goal):
         raise GoalError(f"dumps takes a Goal or None as the goal, not {goal!r}")
+    if goal is not None and goal.fewest_pegs:   # a file has no words for it: it would read back as one peg
+        raise GoalError("a board file cannot hold the fewest-pegs goal; save the board without a goal")
     shape = board.shape
     if goal is None:  # keep the goal a variant board implies
         goal = board.default_goal
