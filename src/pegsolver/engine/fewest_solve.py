@@ -68,10 +68,9 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the search by moves "
                                  f"takes at most {BEAM_HOLES} (the 128-bit search core)")
     count_finishes(board.shape, goal)   # a goal without a known finish is refused before the proofs
-    stats = empty_stats(_strategy(board), "core")
+    stats = _stats_before_search(board, goal, "core")
     proof = impossibility(board, goal) if proofs else None
-    if proof is not None:   # with the symmetries the search would have used, as solve() says them
-        stats = replace(stats, symmetries=len(move_group(board.shape, [board.pegs_mask], goal)))
+    if proof is not None:
         return unsolved(board, goal, proof[0], stats, proof[1])
 
     def tell(what: str, nodes: int, seconds: float) -> None:
@@ -121,14 +120,18 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
 def interrupted_before_moves(board: Board, goal: Goal, backend: str) -> Solution:
     """The answer to Ctrl-C before the search by moves began (in the proofs): what the
     Merson regions prove at once, with the symmetries the search would have used."""
-    shape, start = board.shape, board.pegs_mask
-    stats = empty_stats(_strategy(board), backend, len(move_group(shape, [start], goal)))
-    bound = 0 if goal.fewest_pegs else region_bound(shape, start, goal.finish_or_none(), goal.pegs)
+    stats = _stats_before_search(board, goal, backend)
+    bound = 0 if goal.fewest_pegs else region_bound(board.shape, board.pegs_mask, goal.finish_or_none(), goal.pegs)
     sol = unsolved(board, goal, Reason.INTERRUPTED, stats,
                    f"stopped by {interrupt_name()} before the search by moves began (every solution has at "
                    f"least {bound}, by the Merson regions)")
     sol.optimal, sol.lower_bound = False, bound
     return sol
+
+
+def _stats_before_search(board: Board, goal: Goal, backend: str) -> Stats:
+    # no work yet, and the symmetries the search would use (as solve() gives them)
+    return empty_stats(_strategy(board), backend, len(move_group(board.shape, [board.pegs_mask], goal)))
 
 
 def _strategy(board: Board) -> str:

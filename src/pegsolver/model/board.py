@@ -185,14 +185,16 @@ class Board:
             jump = self._jump(jump)
         except IllegalJumpError:   # holes that no jump joins
             return False
+        return jump in self.shape.jump_set and self._playable(jump)
+
+    def _playable(self, jump: Jump) -> bool:
+        # pegs on the from and over holes, the landing hole empty (jump: one of the board's)
         p = self.pegs_mask
-        return bool(jump in self.shape.jump_set and p >> jump.from_hole & 1 and p >> jump.over & 1
-                    and not p >> jump.to_hole & 1)
+        return bool(p >> jump.from_hole & 1 and p >> jump.over & 1 and not p >> jump.to_hole & 1)
 
     def legal_jumps(self) -> list[Jump]:
         """Jumps possible now, in the board's jump-table order."""
-        p = self.pegs_mask
-        return [j for j in self.shape.jumps if p >> j.from_hole & 1 and p >> j.over & 1 and not p >> j.to_hole & 1]
+        return [j for j in self.shape.jumps if self._playable(j)]
 
     def why_illegal(self, jump: Jump | str) -> str | None:
         """None if the jump (a Jump, or text like ``"d2-d4"``) is legal now, else the reason

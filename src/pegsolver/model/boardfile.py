@@ -102,7 +102,7 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         if any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
             raise fail("vacant", f"'vacant' must be a hole or a list of holes (names or numbers), "
                                  f"not {data['vacant']!r}")
-        drawn = [h for h in range(board.shape.size) if not board.pegs_mask >> h & 1]
+        drawn = board.vacancies()
         if "board" in data and drawn:  # two starts: which one was meant cannot be told
             raise fail("vacant", "the drawing already has vacant holes "
                                  f"({', '.join(hole_name(board.shape, h) for h in drawn)}); "
