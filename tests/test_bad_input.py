@@ -210,3 +210,9 @@ def test_a_board_file_cannot_hold_the_fewest_pegs_goal():
 def test_texts_of_an_answer_never_say_none():
     sol = pegsolver.solve("triangle5")
     assert "None" not in sol.moves_text() and sol.unsolved_text() == "solved"
+
+
+@pytest.mark.parametrize("raw", [None, 5, b"board = 'o o .'"])
+def test_board_file_text_that_is_not_a_str_is_refused(raw):
+    with pytest.raises(pegsolver.PegsolverError, match="a board file's text is a str"):
+        pegsolver.boardfile.loads(raw)

@@ -56,9 +56,11 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
     """Read a board file's text.
 
     :returns: ``(board, goal)``; goal is None when the file gives none.
-    :raises BoardTextError: invalid TOML, unknown keys, a malformed board drawing, bad
+    :raises BoardTextError: not a str, invalid TOML, unknown keys, a malformed board drawing, bad
         rules or goal; the message names ``source`` and the line.
     """
+    if not isinstance(raw, str):
+        raise BoardTextError(f"{source}: a board file's text is a str, not {type(raw).__name__}")
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as e:
