@@ -216,3 +216,14 @@ def test_texts_of_an_answer_never_say_none():
 def test_board_file_text_that_is_not_a_str_is_refused(raw):
     with pytest.raises(pegsolver.PegsolverError, match="a board file's text is a str"):
         pegsolver.boardfile.loads(raw)
+
+
+@pytest.mark.parametrize("board", ["english", "triangle5"])
+def test_an_unknown_notation_style_is_refused_by_every_text(board):
+    sol = pegsolver.solve(board)
+    for text in (sol.to_text, sol.to_json, sol.move_names, sol.jump_names):
+        with pytest.raises(PegsolverError, match="unknown notation style 'Numeric'"):
+            text("Numeric")
+    with pytest.raises(PegsolverError, match="unknown notation style"):
+        pegsolver.find_variant(board).board().push_move("d2-d4" if board == "english" else "4-1", "rc")
+    assert sol.move_names("numeric")   # the known ones still work

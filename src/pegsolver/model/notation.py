@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..errors import IllegalJumpError, InvalidJumpError, UnknownHoleError
+from ..errors import IllegalJumpError, InvalidJumpError, PegsolverError, UnknownHoleError
 from .geometry import SQUARE, Hole, Jump, Shape
 
 
@@ -43,13 +43,21 @@ NUMERIC_STYLES = ("numeric", "numeric-rc")
 STYLE_WORDS = {"numeric": "column then row", "numeric-rc": "row then column"}
 
 
+def check_style(style: object) -> None:
+    """:raises PegsolverError: ``style`` is not one of :data:`STYLES`."""
+    if style not in STYLES:
+        raise PegsolverError(f"unknown notation style {style!r}: choose {', '.join(STYLES)}")
+
+
 def hole_name(shape: Shape, hole: Hole, style: str = "algebraic") -> str:
     """Name of a hole in the board's notation.
 
     :param style: ``"algebraic"`` (``d4``), ``"numeric"`` (``44``, column digit first) or
         ``"numeric-rc"`` (row digit first) on square grids; triangles always use their numbering.
     :raises InvalidJumpError: a numeric style on a board wider or taller than 9.
+    :raises PegsolverError: an unknown style.
     """
+    check_style(style)
     if shape.grid != SQUARE:
         return str(hole + 1)
     r, c = shape.coords[hole]
@@ -76,7 +84,10 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
     :param style: ``"numeric-rc"`` reads two-digit numbers row first; any other style (or
         None) reads them column first. Algebraic names are read in every style.
     :raises UnknownHoleError: the name is malformed or names no hole of this board.
+    :raises PegsolverError: an unknown style.
     """
+    if style is not None:
+        check_style(style)
     name = text.strip().lower()
     if shape.grid == SQUARE:
         if is_hole_number(name):
