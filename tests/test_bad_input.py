@@ -227,3 +227,10 @@ def test_an_unknown_notation_style_is_refused_by_every_text(board):
     with pytest.raises(PegsolverError, match="unknown notation style"):
         pegsolver.find_variant(board).board().push_move("d2-d4" if board == "english" else "4-1", "rc")
     assert sol.move_names("numeric")   # the known ones still work
+
+
+@pytest.mark.parametrize("kwargs", [dict(limit={"seconds": 3}), dict(limit=5), dict(beam=5), dict(beam="x"),
+                                    dict(beam=True)])
+def test_the_shortest_over_a_board_checks_its_limits_before_any_work(kwargs):
+    with pytest.raises(PegsolverError, match=r"(limit|beam) must be a pegsolver.Limit or None, not"):
+        pegsolver.moves.shortest_over_board("triangle7", **kwargs)

@@ -52,8 +52,7 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     :raises PegsolverError: a value out of range, ``limit`` not a Limit, or a part given both
         in ``limit`` and as a keyword.
     """
-    if limit is not None and not isinstance(limit, Limit):
-        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
+    Limit.check(limit)
     limit = limit or Limit()
     for name, given, inside in (("threads", threads, limit.threads), ("memory_bytes", memory_bytes,
                                 limit.memory_bytes), ("seconds", seconds, limit.seconds)):

@@ -87,8 +87,11 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         less memory than the whole search when the bound is tight.
     :raises BoardTooLargeError: ``at_most`` for a board of more than 64 holes.
     :raises ValueError: ``at_most`` is not a whole number of 0 or more.
+    :raises PegsolverError: ``limit`` or ``beam`` is not a Limit (or None).
     """
     at_most = moves_bound(at_most)
+    Limit.check(limit)
+    Limit.check(beam, "beam")
     board = resolve_board(board)
     shape = board.shape
     if at_most is not None and shape.size > MAX_HOLES:

@@ -108,8 +108,7 @@ def search_limit(limit: Limit | None) -> Limit:
 
     :raises PegsolverError: not a Limit, more memory than that, or threads other than 1.
     """
-    if limit is not None and not isinstance(limit, Limit):
-        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
+    Limit.check(limit)
     limit = limit or Limit()
     if limit.memory_bytes is not None:
         check_memory(limit.memory_bytes, "a search's memory budget", high=MAX_SEARCH_BYTES)

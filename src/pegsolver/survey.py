@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.outcome import Reason
-from .errors import PegsolverError
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal
@@ -188,8 +187,7 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
     board = resolve_board(board)
-    if limit is not None and not isinstance(limit, Limit):
-        raise PegsolverError(f"limit must be a pegsolver.Limit or None, not {type(limit).__name__}")
+    Limit.check(limit)
     each = limit if limit is not None else Limit(seconds=seconds_per_problem)
     shape = board.shape
     n = shape.size

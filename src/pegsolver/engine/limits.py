@@ -160,6 +160,16 @@ class Limit:
         object.__setattr__(self, "memory_bytes", None if memory_bytes is None else check_memory(memory_bytes))
         object.__setattr__(self, "threads", None if threads is None else check_threads(threads))
 
+    @staticmethod
+    def check(value: object, name: str = "limit") -> Limit | None:
+        """``value`` when it is a Limit or None.
+
+        :raises PegsolverError: anything else; the message names ``name`` and the type.
+        """
+        if value is not None and not isinstance(value, Limit):
+            raise PegsolverError(f"{name} must be a pegsolver.Limit or None, not {type(value).__name__}")
+        return value
+
     def memory_or(self, default: int) -> int:
         """The memory budget in bytes, or ``default`` when none was given."""
         return default if self.memory_bytes is None else self.memory_bytes
