@@ -556,3 +556,18 @@ def test_a_search_by_moves_reports_its_progress(monkeypatch, name, seconds):
         assert got[0].member == "forward level 1 from 1 position"
         assert any(p.member.startswith("backward level") for p in got)
         assert [p.nodes for p in got] == sorted(p.nodes for p in got)
+
+
+def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
+    # a sparse diagonal position 9,094 positions a move away: the core's buffer and its set of
+    # chains take about CHILD_BYTES a child, so a budget for 1,000 of them stops inside the parent
+    shape = find_variant("rect7x7-diagonal").board().shape
+    space = move_levels.MoveSpace(shape, [tuple(range(shape.size))])
+    parent = np.array([0x191D54EC96F14], dtype=np.uint64)
+    assert len(space.E.move_children(space.mv, space.chains, parent)[0]) == 9094
+    small = move_levels.Budget(None, None, 1000 * move_levels.CHILD_BYTES)
+    with pytest.raises(move_levels.MovesStop) as stop:
+        move_levels.expand(space, parent, False, small, 0)
+    assert stop.value.reason is Reason.MEMORY_LIMIT
+    kids, done = move_levels.expand(space, parent, False, move_levels.Budget(None, None, 10**4 * 64), 0)
+    assert done == 1 and len(kids) == 9094

@@ -25,6 +25,10 @@ from .partition import decode, encode
 Keys = npt.NDArray[np.uint64]
 CHUNK = 1 << 15   # parents expanded per call into the core at most: the limits are checked between calls
 MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have thousands a parent
+# Bytes one child may take inside the core: 8 in its buffer (20 while the buffer grows by
+# half) and about 30 in the set of (position, hole) pairs its parent's chains reached (twice
+# that while the set doubles). At 16 (the buffer alone), a 64 MiB budget peaked at 220 MB.
+CHILD_BYTES = 64
 REPORT_SECONDS = 0.25   # between two progress reports at least
 
 
@@ -82,7 +86,7 @@ def expand(space: MoveSpace, parents: Keys, backward: bool, budget: Budget, held
     :raises MovesStop: the memory or the deadline passed while the children were found.
     """
     take = CHUNK if budget.nodes is None else max(1, min(CHUNK, budget.nodes - budget.expanded))
-    hard = max((budget.memory_bytes - held) // 16, 1)   # 8 bytes a child, its buffer grown by doubling
+    hard = max((budget.memory_bytes - held) // CHILD_BYTES, 1)
     try:
         kids, done = space.E.move_children(space.mv, space.chains, parents[:take], backward, MOST, hard,
                                            budget.deadline or 0.0)
