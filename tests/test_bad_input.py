@@ -234,3 +234,11 @@ def test_an_unknown_notation_style_is_refused_by_every_text(board):
 def test_the_shortest_over_a_board_checks_its_limits_before_any_work(kwargs):
     with pytest.raises(PegsolverError, match=r"(limit|beam) must be a pegsolver.Limit or None, not"):
         pegsolver.moves.shortest_over_board("triangle7", **kwargs)
+
+
+def test_a_path_given_to_the_api_as_a_variant_points_to_the_board_file_reader():
+    with pytest.raises(pegsolver.UnknownVariantError, match=r"boardfile.load\(path\)"):
+        solve("/nonexistent/x.txt")
+    with pytest.raises(pegsolver.UnknownVariantError) as e:
+        solve("englsh")
+    assert "boardfile" not in str(e.value)

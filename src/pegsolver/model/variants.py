@@ -167,6 +167,8 @@ def find_variant(name: str) -> Variant:
         if kind.startswith("rect") and a and b:
             return rectangle(int(a), int(b))
     known = ", ".join([v.name for v in VARIANTS] + ["triangleN", "squareN", "rectRxC", "NAME-diagonal"])
+    if "/" in name or "\\" in name or "." in name:   # a path given where a variant's name goes
+        known += "; a board file is read by pegsolver.boardfile.load(path) or Board.from_text"
     raise UnknownVariantError(f"unsupported variant: {name!r} (known: {known})")
 
 
