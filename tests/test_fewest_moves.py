@@ -559,8 +559,8 @@ def test_a_search_by_moves_reports_its_progress(monkeypatch, name, seconds):
 
 
 def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
-    # a sparse diagonal position 9,094 positions a move away: the core's buffer and its set of
-    # chains take about CHILD_BYTES a child, so a budget for 1,000 of them stops inside the parent
+    # a sparse diagonal position 9,094 positions a move away: the core counts its children and
+    # the set of chains it followed, so a budget for 1,000 children stops inside the parent
     shape = find_variant("rect7x7-diagonal").board().shape
     space = move_levels.MoveSpace(shape, [tuple(range(shape.size))])
     parent = np.array([0x191D54EC96F14], dtype=np.uint64)
@@ -569,5 +569,6 @@ def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
     with pytest.raises(move_levels.MovesStop) as stop:
         move_levels.expand(space, parent, False, small, 0)
     assert stop.value.reason is Reason.MEMORY_LIMIT
-    kids, done = move_levels.expand(space, parent, False, move_levels.Budget(None, None, 10**4 * 64), 0)
+    roomy = move_levels.Budget(None, None, 10**5 * move_levels.CHILD_BYTES)
+    kids, done = move_levels.expand(space, parent, False, roomy, 0)
     assert done == 1 and len(kids) == 9094

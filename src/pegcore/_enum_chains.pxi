@@ -5,6 +5,9 @@
 
 cdef enum:
     CHAIN_STACK = 4096      # a chain's open branches: at most 64 jumps deep, 8 ways each
+    # ``hard`` counts a child's 16 bytes (8, and its buffer grows by half) as 1 and a pair of
+    # the parent's set of (position, hole) pairs as 4: 22 bytes, and 66 while the set doubles
+    SEEN_WEIGHT = 4
 
 
 cdef class Chains:
@@ -86,7 +89,8 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
                         size_t* n, size_t* cap, size_t hard, double deadline) noexcept nogil:
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
     # jumps), appended as canonical keys, once for each hole the moving peg can be on
-    # there; -1 when memory runs out, -2 past ``hard`` children (0: no bound), -3 past the
+    # there; -1 when memory runs out, -2 past ``hard`` (children, plus SEEN_WEIGHT for each
+    # pair in ``seen``; 0: no bound), -3 past the
     # deadline (0: none; monotonic seconds), -4 when a signal handler raised (Ctrl-C,
     # SIGTERM: the exception stays set for the caller): one position of a sparse board may have
     # millions of positions a move away. Chains reaching the same position with the peg
@@ -105,7 +109,7 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
             sp -= 1
             b, h = stack_b[sp], stack_h[sp]
             steps += 1
-            if hard and n[0] >= hard:
+            if hard and n[0] + SEEN_WEIGHT * seen.n >= hard:
                 return -2
             if (steps & 0xFFFF) == 0:
                 if deadline > 0 and now_seconds() >= deadline:
@@ -147,8 +151,10 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
 
     ``backward``: one move back instead (the moves that end in each key). ``most``: stop
     after the first parent that brings the children to this many (0: no cap), so that a
-    caller bounds the memory and time of one call. ``hard``: at most this many children
-    (0: no bound), even within one parent; ``deadline``: a time.monotonic() value (0: none).
+    caller bounds the memory and time of one call. ``hard``: at most this many children,
+    each counted as 16 bytes, with the set of (position, hole) pairs the current parent's
+    chains reached, each pair counted as SEEN_WEIGHT children (0: no bound), even within one
+    parent; ``deadline``: a time.monotonic() value (0: none).
     ``mv`` and ``ch`` must be built from the same jumps.
 
     :raises ValueError: ``mv`` and ``ch`` of different boards.
@@ -176,7 +182,8 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
                 if most and n >= most:
                     break
         if err == -2:
-            raise MemoryError(f"more than {hard:,} positions one move away from {i + 1:,} positions")
+            raise MemoryError(f"more than {hard:,} positions one move away (the chains followed count too) "
+                              f"from {i + 1:,} positions")
         if err == -3:
             raise TimeoutError("the deadline passed while the positions one move away were found")
         if err == -4:

@@ -25,10 +25,9 @@ from .partition import decode, encode
 Keys = npt.NDArray[np.uint64]
 CHUNK = 1 << 15   # parents expanded per call into the core at most: the limits are checked between calls
 MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have thousands a parent
-# Bytes one child may take inside the core: 8 in its buffer (20 while the buffer grows by
-# half) and about 30 in the set of (position, hole) pairs its parent's chains reached (twice
-# that while the set doubles). At 16 (the buffer alone), a 64 MiB budget peaked at 220 MB.
-CHILD_BYTES = 64
+# Bytes of one child inside the core: the core also counts its parent's set of chains
+# (a pair as 4 children). The buffer alone let a 64 MiB budget peak at 220 MB.
+CHILD_BYTES = 16
 REPORT_SECONDS = 0.25   # between two progress reports at least
 
 
