@@ -153,15 +153,15 @@ def test_a_limit_gives_a_lower_bound_and_never_optimal():
 
 
 def test_the_last_move_is_found_without_room_for_its_level():
-    # 100 MiB holds the levels to 11 forward and 6 backward, not 7 backward: the 18th move
-    # is then found by checking the children of the frontier against the other side
+    # 80 MiB holds the levels to 11 forward and 6 backward (66 MB), not 7 backward (97 MB):
+    # the 18th move is then found by checking the children of the frontier against the other side
     from pegsolver.engine.fewest_moves import fewest_moves
     board = find_variant("english").board()
-    answer = fewest_moves(board, board.default_goal.resolve(board.shape), Limit(memory_bytes=100 << 20))
+    answer = fewest_moves(board, board.default_goal.resolve(board.shape), Limit(memory_bytes=80 << 20))
     assert answer.reason is Reason.SOLVED and answer.lower_bound == 18
     assert (len(answer.forward) - 1) + (len(answer.backward) - 1) == 17   # one move short of meeting
     assert moves_of(board.shape.coords, answer.jumps) == 18
-    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=100 << 20))
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=80 << 20))
     assert sol.optimal and len(sol.moves) == 18
     assert_solves(sol)
 
@@ -515,16 +515,19 @@ def test_a_bound_it_cannot_search_is_refused():
 
 
 def test_a_search_pruned_to_fewer_moves_settles_what_the_beams_found(monkeypatch):
-    # 1 MiB stops the proof of triangle 6 from hole 1 (a corner) at 7 moves (the regions');
+    # 1,000 nodes stop the proof of triangle 6 from hole 1 (a corner) short of 10 moves;
     # the beams find 10; the search pruned to at most 9 finds none, so 10 is the fewest (no
     # beam can do better, whatever the load: the outcome does not depend on their time).
-    # solve() says so.
+    # solve() says so: it shares a node limit with its beams, so it is stopped by memory,
+    # 544 KiB (bytes the levels count, the same on every machine). Since each call into the
+    # core takes only the children the budget holds, 576 KiB proves 10 outright and 512 KiB
+    # leaves the pruned search no room.
     monkeypatch.setattr(fewest_moves_module, "BEAM_SECONDS", 0.5)
     board = find_variant("triangle6").board().with_vacant("1")
-    a = fewest_moves_module.fewest_moves(board, Goal.anywhere(1), Limit(memory_bytes=1 << 20), beam=Limit())
+    a = fewest_moves_module.fewest_moves(board, Goal.anywhere(1), Limit(nodes=1000), beam=Limit())
     assert a.reason is Reason.SOLVED and a.lower_bound == a.upper_bound == 10 and a.pruned_to == 9
     assert a.beam_width and a.pruned > 0
-    sol = solve(board, Goal.anywhere(1), minimize="moves", limit=Limit(memory_bytes=1 << 20))
+    sol = solve(board, Goal.anywhere(1), minimize="moves", limit=Limit(memory_bytes=544 << 10))
     assert sol.optimal and sol.lower_bound == 10 == moves_of(board.shape.coords, sol.jumps)
     assert_solves(sol)
     assert "pruned by the Merson regions to at most 9 moves found none" in sol.explanation
@@ -572,3 +575,12 @@ def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
     roomy = move_levels.Budget(None, None, 10**5 * move_levels.CHILD_BYTES)
     kids, done = move_levels.expand(space, parent, False, roomy, 0)
     assert done == 1 and len(kids) == 9094
+
+
+def test_the_answer_says_what_stopped_the_beams_when_another_limit_stopped_the_proof():
+    # 24 MiB stops the proof; of 1.5 M nodes the beams get a third, and use it up: the
+    # answer names both limits (it named only the proof's)
+    sol = solve("english", minimize="moves", limit=Limit(memory_bytes=24 << 20, nodes=1_500_000))
+    assert sol.reason is Reason.MEMORY_LIMIT and sol.stats.nodes == 773_211
+    assert "stopped by the memory budget before" in sol.explanation
+    assert "the beams after it were stopped by the node limit" in sol.explanation

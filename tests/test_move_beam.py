@@ -6,8 +6,8 @@ import random
 import numpy as np
 
 from pegsolver import Limit, find_variant, solve
-from pegsolver.engine.move_beam import pagoda_tables
-from pegsolver.engine.move_levels import Budget, MoveLevels, MoveSpace
+from pegsolver.engine.move_beam import MERGE_COPIES, BeamLevels, pagoda_tables
+from pegsolver.engine.move_levels import CHILD_BYTES, MOST, WORK_BYTES, Budget, MoveLevels, MoveSpace, expand
 from pegsolver.engine.move_paths import one_move
 from pegsolver.engine.outcome import Reason
 from pegsolver.model.notation import parse_hole
@@ -141,3 +141,42 @@ def test_count_by_moves_names_the_signal_that_stopped_it(monkeypatch):
     result = count_moves("english", "d4")
     assert result.stopped is Reason.INTERRUPTED and result.signal == "Ctrl-C"
     assert "stopped: by Ctrl-C, after" in result.to_text() and result.to_json()["signal"] == "Ctrl-C"
+
+
+def test_a_beam_level_is_held_in_a_few_widths_however_many_calls_make_it():
+    # past twice the width, a level's parts are folded into the best width of them, as
+    # the level's end would keep them (a 4 M beam of triangle 10 held 10 GB for a 4 GiB budget)
+    board = find_variant("english").board()
+    space = MoveSpace(board.shape, [tuple(range(board.shape.size))])
+    beam = BeamLevels(space, [board.pegs_mask], width=5)
+    keys = np.random.default_rng(7).integers(1, 1 << 33, size=30, dtype=np.uint64)
+    few = [keys[:4], keys[4:9]]
+    assert beam._fold(few) is few   # 9 keys: within twice the width, kept as they are
+    folded = beam._fold([keys[:4], keys[4:9], keys[9:30]])
+    assert len(folded) == 1 and len(folded[0]) == 5
+    assert sorted(folded[0]) == sorted(keys[np.argsort(beam.rank(keys))[:5]])
+    assert beam._made(folded) == MERGE_COPIES * folded[0].nbytes
+
+
+def test_a_call_into_the_core_takes_the_children_the_budget_holds(monkeypatch):
+    # a call's children are processed with copies (sorted, filtered, ranked): it takes no
+    # more of them than the budget left holds at WORK_BYTES each (32 MiB peaked at 164 MB)
+    board = find_variant("english").board()
+    space = MoveSpace(board.shape, [tuple(range(board.shape.size))])
+    asked = []
+    real = space.E.move_children
+
+    class Core:
+        def __getattr__(self, name):
+            return getattr(space.E, name)
+
+        def move_children(self, mv, ch, keys, backward, most, hard, deadline):
+            asked.append((most, hard))
+            return real(mv, ch, keys, backward, most, hard, deadline)
+    monkeypatch.setattr(space, "E", Core())
+    kids, done = expand(space, np.array([space.canonical(board.pegs_mask)], dtype=np.uint64), False,
+                        Budget(None, None, 1 << 20), held=1 << 19)
+    assert asked == [((1 << 19) // WORK_BYTES, (1 << 19) // CHILD_BYTES)] and done == 1 and len(kids) == 4
+    expand(space, np.array([space.canonical(board.pegs_mask)], dtype=np.uint64), False,
+           Budget(None, None, 1 << 40), held=0)
+    assert asked[-1][0] == MOST   # a large budget: the fixed cap

@@ -74,6 +74,7 @@ class MovesAnswer:
     pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
     # (at_most, or after the beams one move fewer than theirs)
     pruned: int = 0
+    beam_stop: Reason | None = None   # the limit that stopped the beams after the proof's, if one did
     beams: list[tuple[int, int | None]] = field(default_factory=list)
 
     @property
@@ -228,6 +229,8 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
     answer.chains += beams.children
     if stop is Reason.INTERRUPTED:
         answer.reason = Reason.INTERRUPTED
+    elif stop is not None:
+        answer.beam_stop = stop
     if best is not None:
         moves, answer.start, answer.jumps, answer.beam_width = best
         if moves == answer.lower_bound:

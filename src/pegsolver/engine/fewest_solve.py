@@ -111,9 +111,12 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
                         f"a solution found by search has as few moves as proved necessary (by the levels by "
                         f"moves, or by the Merson regions): {levels}", optimal=True, lower_bound=a.lower_bound)
+    beams = (f"; the beams after it were stopped by {STOPS[a.beam_stop]}"
+             if a.beam_stop in STOPS and a.beam_stop is not a.reason else "")
     return Solution(board.with_pegs(board.pegs_mask), goal, False, a.reason, best, stats,
                     f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
-                    f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}; {levels}",
+                    f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}{beams}; "
+                    f"{levels}",
                     optimal=False, lower_bound=a.lower_bound)
 
 

@@ -28,6 +28,8 @@ from .outcome import Reason
 FIRST_WIDTH = 1 << 10
 MOST_WIDTH = 1 << 22     # positions a beam level keeps at most
 REGION_WEIGHT = 3        # a full Merson region weighs as much as three pegs (tried 1 to 4)
+RANK_CHUNK = 1 << 16     # positions ranked at a time: the ranking's copies stay small
+MERGE_COPIES = 4         # a fold holds its parts about this many times (joined, sorted, unique, kept)
 _POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
@@ -46,32 +48,48 @@ class BeamLevels(MoveLevels):
         self.regions = merson_regions(space.shape)
 
     def rank(self, keys: Keys) -> np.ndarray:
-        """A score a position (lower first): its pegs, plus REGION_WEIGHT for each full
-        Merson region, plus a hash below 1 to break ties evenly."""
-        pegs = _POP8[keys.view(np.uint8)].reshape(len(keys), 8).sum(axis=1, dtype=np.int64)
-        tie = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.float64) / 2**24
-        score: np.ndarray = pegs + REGION_WEIGHT * full_regions(self.regions, keys) + tie
+        """A score for each position (shape (n,), lower first): its pegs, plus REGION_WEIGHT
+        for each full Merson region, plus a hash below 1 to break ties evenly."""
+        score = np.empty(len(keys), dtype=np.float64)
+        for i in range(0, len(keys), RANK_CHUNK):
+            part = keys[i:i + RANK_CHUNK]
+            pegs = _POP8[part.view(np.uint8)].reshape(len(part), 8).sum(axis=1, dtype=np.int64)
+            tie = ((part * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.float64) / 2**24
+            score[i:i + RANK_CHUNK] = pegs + REGION_WEIGHT * full_regions(self.regions, part) + tie
         return score
 
     def doing(self, parents: int) -> str:
         return f"beam of {self.width:,} positions a level, level {self.depth + 1}"
 
-    def _keep(self, keys: Keys) -> Keys:
-        # the best width of keys (distinct), new to the beam and not ruled out by pagoda
-        keys = keys[~self.seen.contains(keys)]
-        for table, need in self.pagodas:   # a pagoda's value, a byte of the key at a time
-            value = sum(table[b][(keys >> np.uint64(8 * b)) & np.uint64(0xFF)] for b in range(8))
-            keys = keys[value >= need]
+    def _best(self, keys: Keys) -> Keys:
+        # the best width of keys (distinct)
         if len(keys) > self.width:
             keys = keys[np.argpartition(self.rank(keys), self.width)[:self.width]]
         return keys
 
     def _new(self, kids: Keys, budget: Budget, held_elsewhere: int) -> Keys:
-        # the best of one call's children (the beam's set of positions seen is its levels)
-        return self._keep(np.unique(kids))
+        # the best of one call's children, new to the beam (its set of positions seen is
+        # its levels) and not ruled out by pagoda
+        keys = np.unique(kids)
+        keys = keys[~self.seen.contains(keys)]
+        for table, need in self.pagodas:   # a pagoda's value, a byte of the key at a time
+            value = sum(table[b][(keys >> np.uint64(8 * b)) & np.uint64(0xFF)] for b in range(8))
+            keys = keys[value >= need]
+        return self._best(keys)
+
+    def _fold(self, parts: list[Keys]) -> list[Keys]:
+        # past twice the width, the parts become the best width of them: a level of many
+        # calls is held (and merged at its end) in a few widths, not in a part per call
+        if sum(len(p) for p in parts) <= 2 * self.width:
+            return parts
+        return [self._best(np.unique(np.concatenate(parts)))]
+
+    def _made(self, parts: list[Keys]) -> int:
+        # the parts count with the copies their fold or the level's merge makes
+        return MERGE_COPIES * sum(p.nbytes for p in parts)
 
     def _level(self, parts: list[Keys]) -> Keys:
-        level = np.sort(self._keep(np.unique(np.concatenate(parts)))) if parts else np.empty(0, np.uint64)
+        level = np.sort(self._best(np.unique(np.concatenate(parts)))) if parts else np.empty(0, np.uint64)
         self.seen.add_new(level)
         return level
 

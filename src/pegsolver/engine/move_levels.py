@@ -28,6 +28,10 @@ MOST = 1 << 22    # and children per call at most (32 MiB): sparse boards have t
 # Bytes of one child inside the core: the core also counts its parent's set of chains
 # (a pair as 4 children). The buffer alone let a 64 MiB budget peak at 220 MB.
 CHILD_BYTES = 16
+# Bytes one child takes at the peak of its call's processing: the core's buffer and its
+# copy out, sorting and ranking copies (a beam's rank makes several). A call takes no more
+# children than the budget left holds at this size, or a 32 MiB budget peaked at 164 MB.
+WORK_BYTES = 64
 REPORT_SECONDS = 0.25   # between two progress reports at least
 
 
@@ -86,8 +90,9 @@ def expand(space: MoveSpace, parents: Keys, backward: bool, budget: Budget, held
     """
     take = CHUNK if budget.nodes is None else max(1, min(CHUNK, budget.nodes - budget.expanded))
     hard = max((budget.memory_bytes - held) // CHILD_BYTES, 1)
+    most = max(min(MOST, (budget.memory_bytes - held) // WORK_BYTES), 1)
     try:
-        kids, done = space.E.move_children(space.mv, space.chains, parents[:take], backward, MOST, hard,
+        kids, done = space.E.move_children(space.mv, space.chains, parents[:take], backward, most, hard,
                                            budget.deadline or 0.0)
     except TimeoutError:
         raise MovesStop(Reason.TIME_LIMIT) from None
@@ -168,7 +173,8 @@ class MoveLevels:
             budget.expanded += done
             budget.children += len(kids)
             parts.append(self._new(kids, budget, held_elsewhere))
-            made += parts[-1].nbytes
+            parts = self._fold(parts)
+            made = self._made(parts)
         level = self._level(parts)
         if self.keep:
             self.packed.append(encode(parents).data)
@@ -194,6 +200,14 @@ class MoveLevels:
             raise MovesStop(Reason.MEMORY_LIMIT)
         new: Keys = self.seen.add_new(kids)
         return new
+
+    def _fold(self, parts: list[Keys]) -> list[Keys]:
+        # the level's parts so far, as much of them as the level keeps: all of them here
+        return parts
+
+    def _made(self, parts: list[Keys]) -> int:
+        # bytes the level's parts take so far
+        return sum(p.nbytes for p in parts)
 
     def _level(self, parts: list[Keys]) -> Keys:
         # the new level from what _new gave for each call into the core, sorted in place:
