@@ -84,7 +84,8 @@ class Budget:
 def expand(space: MoveSpace, parents: Keys, backward: bool, budget: Budget, held: int) -> tuple[Keys, int]:
     """The core's move_children of up to CHUNK of ``parents`` (and no more than the node
     limit leaves), within the budget's memory (``held``: bytes taken already) and deadline
-    even inside one parent: (children, parents done).
+    even inside one parent: (children, parents done). The call stops after the parent
+    that brings its children to MOST, or to the budget left at WORK_BYTES a child.
 
     :raises MovesStop: the memory or the deadline passed while the children were found.
     """
