@@ -94,6 +94,8 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "english", "--vacant", "a1"], "no hole 'a1'"),
     (["solve", "english", "--finish", "z9"], "no hole 'z9'"),
     (["solve", "--board", "/nonexistent/board.txt"], "cannot read board file"),
+    (["solve", "./nonexistent-board"], "cannot read board file './nonexistent-board'"),   # as given
+    (["solve", "./nonexistent.toml"], "cannot read board file './nonexistent.toml'"),
     (["solve", "english", "--nodes", "0"], "--nodes must be at least 1"),
     (["solve", "english", "--seconds", "-1"], "--seconds must be 0"),
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),

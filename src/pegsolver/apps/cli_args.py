@@ -234,11 +234,11 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
         raise PegsolverError("--rules and --grid apply to a board drawn as text; a variant or a .toml file "
                              "names its own (e.g. english-diagonal, or rules = \"diagonal\" in the file)")
     if spec:
-        path = Path(spec)
+        path = Path(spec)   # read as given: Path drops a leading ./ from the messages
         if path.suffix.lower() == ".toml":
-            board, file_goal = boardfile.load(path)
+            board, file_goal = boardfile.load(spec)
         else:
-            text = boardfile.read_file(path)
+            text = boardfile.read_file(spec)
             try:
                 board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
             except (BoardTextError, BoardTooLargeError) as e:
