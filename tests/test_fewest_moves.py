@@ -577,9 +577,11 @@ def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
     assert done == 1 and len(kids) == 9094
 
 
-def test_the_answer_says_what_stopped_the_beams_when_another_limit_stopped_the_proof():
+def test_the_answer_says_what_stopped_the_beams_when_another_limit_stopped_the_proof(monkeypatch):
     # 24 MiB stops the proof; of 1.5 M nodes the beams get a third, and use it up: the
-    # answer names both limits (it named only the proof's)
+    # answer names both limits (it named only the proof's). The beams' own time is made
+    # long, so that on a slow machine their nodes, not their seconds, stop them.
+    monkeypatch.setattr(fewest_moves_module, "BEAM_SECONDS", 600.0)
     sol = solve("english", minimize="moves", limit=Limit(memory_bytes=24 << 20, nodes=1_500_000))
     assert sol.reason is Reason.MEMORY_LIMIT and sol.stats.nodes == 773_211
     assert "stopped by the memory budget before" in sol.explanation
