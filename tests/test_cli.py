@@ -71,6 +71,33 @@ def test_board_file(tmp_path, capsys):
     assert code == 0 and data["jumps"] == ["a1-c1", "d1-b1"] and data["final"] == ["b1"]
 
 
+@pytest.mark.parametrize("name, text, fix", [
+    ("start.toml", 'variant = "french"\nvacant = ["c1"]\n', "its 'vacant' key"),
+    ("start.toml", 'board = """\no o . o\n"""\n', "its 'vacant' key"),
+    ("start.txt", "o o . o\n", "draw every hole of the file filled"),
+])
+def test_vacant_is_refused_where_the_board_file_gives_its_own_start(tmp_path, capsys, name, text, fix):
+    # --vacant used to replace the file's start silently; the file reader refuses two starts too
+    path = tmp_path / name
+    path.write_text(text)
+    for cmd in (["solve"], ["replay", "--board", str(path), "a1-c1"]):
+        argv = cmd + ([str(path)] if cmd == ["solve"] else []) + ["--vacant", "d1"]
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert "gives its own start" in err and "vacant) and --vacant" in err and fix in err
+
+
+def test_vacant_applies_where_the_board_file_gives_no_start(tmp_path, capsys):
+    # a variant without 'vacant' takes the variant's start, which --vacant replaces as on the variant
+    (tmp_path / "v.toml").write_text('variant = "french"\n')
+    (tmp_path / "full.txt").write_text("o o o o\n")
+    for path, hole, final in (("v.toml", "e1", None), ("full.txt", "b1", ["c1"])):
+        code, out, _ = run(capsys, "solve", str(tmp_path / path), "--vacant", hole, "--finish", "any", "--json")
+        data = json.loads(out)
+        assert code == 0 and data["vacant"] == [hole] and data["solved"]
+        assert final is None or data["final"] == final
+
+
 def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-row.txt").write_text("o o . o\n")

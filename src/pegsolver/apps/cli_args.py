@@ -236,13 +236,21 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     if spec:
         path = Path(spec)   # read as given: Path drops a leading ./ from the messages
         if path.suffix.lower() == ".toml":
-            board, file_goal = boardfile.load(spec)
+            board, file_goal, named = boardfile.load_with_start(spec)
         else:
             text = boardfile.read_file(spec)
             try:
                 board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
             except (BoardTextError, BoardTooLargeError) as e:
                 raise type(e)(f"board file {spec!r}, {e}") from None
+            named = bool(board.vacancies())
+        if named and getattr(args, "vacant", None):
+            # two starts, as a file with both a drawn start and 'vacant': which was meant cannot be told
+            holes = " ".join(hole_name(board.shape, h, args.notation) for h in board.vacancies())
+            how = ("take the start out of the file (its 'vacant' key, or the drawing's vacant holes)"
+                   if path.suffix.lower() == ".toml" else "draw every hole of the file filled")
+            raise PegsolverError(f"board file {spec!r} gives its own start ({holes} vacant) and --vacant "
+                                 f"gives another: leave out --vacant, or {how}")
     else:
         board = find_variant(args.variant or "english").board()
     return board, file_goal

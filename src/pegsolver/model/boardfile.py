@@ -59,6 +59,20 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
     :raises BoardTextError: not a str, invalid TOML, unknown keys, a malformed board drawing, bad
         rules or goal; the message names ``source`` and the line.
     """
+    board, goal, _ = _read(raw, source)
+    return board, goal
+
+
+def load_with_start(path: str | Path) -> tuple[Board, Goal | None, bool]:
+    """As :func:`load`, and whether the file names its start: a ``vacant`` key, or a drawing
+    with vacant holes (a variant without ``vacant`` takes the variant's standard start).
+
+    :raises BoardTextError: as :func:`load`.
+    """
+    return _read(read_file(path), str(path))
+
+
+def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
     if not isinstance(raw, str):
         raise BoardTextError(f"{source}: a board file's text is a str, not {type(raw).__name__}")
     try:
@@ -120,7 +134,7 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
         if not board.pegs_mask:
             raise fail("vacant", "'vacant' leaves no peg on the board")
     goal = _goal(data.get("goal"), board, fail)
-    return board, goal
+    return board, goal, "vacant" in data or ("board" in data and bool(board.vacancies()))
 
 
 def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | None) -> Board:
