@@ -177,7 +177,7 @@ def test_fourth_trial_findings(capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:
         main(["solve", "english", "--seconds", "abc"])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and err.count("\n") == 1 and "invalid float value: 'abc'" in err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "invalid number value: 'abc'" in err
 
 
 def test_the_public_modules_load_as_attributes_of_the_package():

@@ -109,6 +109,14 @@ def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monk
     assert "unrecognized arguments: --json" in capsys.readouterr().err
 
 
+def test_a_negative_number_is_read_as_the_value_of_its_option(capsys):
+    # argparse took '-1e3' for an option: "expected one argument"; now the value is named
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "english", "--nodes", "-1e3"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --nodes: invalid int value: '-1e3'" in err
+
+
 def test_exhausted_search_exits_1(capsys):
     code, out, _ = run(capsys, "solve", "triangle3", "--vacant", "1", "--no-proofs")
     assert code == 1 and "no solution" in out
@@ -125,6 +133,13 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "./nonexistent.toml"], "cannot read board file './nonexistent.toml'"),
     (["solve", "english", "--nodes", "0"], "--nodes must be at least 1"),
     (["solve", "english", "--seconds", "-1"], "--seconds must be 0"),
+    # a value is quoted as typed, and one that argparse would take for an option is still a value
+    (["solve", "english", "--seconds", "-1"], "positive, finite number, not -1\n"),
+    (["solve", "english", "--seconds", "1e999"], "positive, finite number, not 1e999\n"),
+    (["solve", "english", "--seconds", "-1e3"], "positive, finite number, not -1e3\n"),
+    (["solve", "english", "--sec", "-inf"], "positive, finite number, not -inf\n"),
+    (["count", "english", "--memory-gb", "-.5"], "--memory-gb must be a number of GiB from 1 MiB to 1 PiB, not -.5\n"),
+    (["solve", "english", "--table-mb", "-1E3"], "--table-mb must be a number of MiB from 1 KiB to 1 TiB, not -1E3\n"),
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),
     (["solve", "diamond-diagonal-diagonal"], "the suffix -diagonal is given once"),
     (["solve", "triangle5-diagonal"], "diagonal jumps need a square grid"),

@@ -85,7 +85,8 @@ class CommandParser(JsonErrorParser):
 
     def _split_hole_lists(self, args: list[str]) -> list[str]:
         """``--vacant a3 c1 french`` -> ``--vacant=a3 --vacant=c1 french``: one value each, so
-        that argparse cannot give the list what follows it."""
+        that argparse cannot give the list what follows it; and ``--seconds -1e3`` ->
+        ``--seconds=-1e3``, so that the value gets its own message."""
         out: list[str] = []
         i = 0
         while i < len(args):
@@ -94,8 +95,12 @@ class CommandParser(JsonErrorParser):
             if word == "--":
                 out += args[i - 1:]
                 break
-            action = self._hole_list_action(word)
-            if action is None:
+            action = self._option_action(word)
+            if action is not None and action.nargs is None and i < len(args) and _NEGATIVE.match(args[i]):
+                out.append(f"{word}={args[i]}")   # argparse reads '-1e3' or '-inf' as an option
+                i += 1
+                continue
+            if action is None or action.dest not in HOLE_LISTS or action.nargs != "+":
                 out.append(word)
                 continue
             values: list[str] = []
@@ -106,15 +111,17 @@ class CommandParser(JsonErrorParser):
             out += [f"{action.option_strings[-1]}={v}" for v in values] or [word]
         return out
 
-    def _hole_list_action(self, word: str) -> argparse.Action | None:
+    def _option_action(self, word: str) -> argparse.Action | None:
+        """The option ``word`` names (in full or by a prefix), or None."""
         if not word.startswith("--") or "=" in word:
             return None
         options = self._option_string_actions
         found = {options[word]} if word in options else {a for o, a in options.items() if o.startswith(word)}
-        action = found.pop() if len(found) == 1 else None  # argparse reports an ambiguous prefix itself
-        return action if action is not None and action.dest in HOLE_LISTS and action.nargs == "+" else None
+        return found.pop() if len(found) == 1 else None  # argparse reports an ambiguous prefix itself
 
 
+# A negative number argparse would take for an option (it knows only -5 and -1.5 as numbers).
+_NEGATIVE = re.compile(r"-(\d|\.\d|inf|nan)", re.IGNORECASE)
 _PLACEHOLDER = "\0after--"  # no command-line word holds a NUL
 
 
@@ -125,6 +132,31 @@ def _restore(value: _V, after: list[str]) -> _V:
     if isinstance(value, list):
         return [_restore(v, after) for v in value]  # type: ignore[return-value]
     return value
+
+
+def number(text: str) -> float:
+    """An option's number (argparse's type; its name makes "invalid number value: 'x'")."""
+    return Typed(text)
+
+
+class Typed(float):
+    """A number read from the command line that prints as it was typed, so that an error
+    quotes the input (``1e999``, ``-5``), not the float it became (``inf``, ``-5.0``)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> Typed:
+        value = super().__new__(cls, text)   # float's own ValueError: argparse names the value
+        value.text = text.strip()
+        return value
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return float.__format__(self, spec) if spec else self.text
 
 
 def add_vacant_arg(p: argparse.ArgumentParser) -> None:

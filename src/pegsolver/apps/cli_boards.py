@@ -28,6 +28,7 @@ from .cli_args import (
     choose_goal,
     load_board,
     load_start,
+    number,
     with_vacant,
 )
 from .output_paths import check_output_dir
@@ -101,7 +102,7 @@ def add_play_parser(sub: Subparsers) -> None:
     p.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
                    help="the finish hints aim for: one peg at HOLE, several holes, or 'any' "
                         "(default: the variant's standard goal)")
-    p.add_argument("--seconds", type=float, default=10.0, metavar="S",
+    p.add_argument("--seconds", type=number, default=10.0, metavar="S",
                    help="time limit of one hint's search (default: 10)")
     p.set_defaults(strategy="guided")  # the hint's first search; choose_goal reads it
 

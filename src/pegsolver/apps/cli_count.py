@@ -31,6 +31,7 @@ from .cli_args import (
     add_board_args,
     add_vacant_arg,
     load_start,
+    number,
 )
 from .progress import progress_bar
 
@@ -43,9 +44,9 @@ def add_table_parser(sub: Subparsers) -> None:
                                    "exhaustive search. Marks: S solved, c class, p pagoda, x exhausted search, "
                                    "? stopped at the time limit (nothing proved).")
     add_board_args(t)
-    t.add_argument("--seconds", type=float, default=120.0, metavar="S",
+    t.add_argument("--seconds", type=number, default=120.0, metavar="S",
                    help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")
-    t.add_argument("--table-mb", type=float, metavar="MB",
+    t.add_argument("--table-mb", type=number, metavar="MB",
                    help="memory of one problem's search in MiB (the search by moves' levels with "
                         "--fewest-moves; default 4096, else the table's 256)")
     t.add_argument("--fewest-moves", action="store_true",
@@ -93,9 +94,9 @@ def add_count_parser(sub: Subparsers) -> None:
     c.add_argument("--threads", type=int, metavar="N",
                    help="threads, a power of two up to 64 (default: the CPUs available, rounded down to a "
                         "power of two)")
-    c.add_argument("--memory-gb", type=float, metavar="GB",
+    c.add_argument("--memory-gb", type=number, metavar="GB",
                    help="memory budget in GiB (default: 3/4 of the memory available)")
-    c.add_argument("--seconds", type=float, default=0.0, metavar="S", help="time limit; 0 for none (default)")
+    c.add_argument("--seconds", type=number, default=0.0, metavar="S", help="time limit; 0 for none (default)")
     c.add_argument("--force", action="store_true",
                    help="kept for scripts; changes nothing: every run starts, and stops cleanly before a "
                         "level that cannot fit in the memory budget")

@@ -25,6 +25,7 @@ from .cli_args import (
     add_vacant_arg,
     choose_goal,
     load_start,
+    number,
     print_problem,
 )
 from .output_paths import check_output_file
@@ -60,9 +61,9 @@ def add_solve_parser(sub: Subparsers) -> None:
                    help=f"positions the beam keeps per level, with --strategy beam or auto (default: "
                         f"{DEFAULT_BEAM_WIDTH:,}); its memory counts against --table-mb")
     s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
-    s.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
+    s.add_argument("--seconds", type=number, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
-    s.add_argument("--table-mb", type=float, metavar="MB",  # no default: given or not matters
+    s.add_argument("--table-mb", type=number, metavar="MB",  # no default: given or not matters
                    help=f"memory for the table of dead positions (or the beam's levels) in MiB "
                         f"(default: {DEFAULT_TABLE_BYTES >> 20})")
     s.add_argument("--no-proofs", dest="proofs", action="store_false",
