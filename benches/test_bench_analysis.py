@@ -1,11 +1,12 @@
 """Whole-board enumeration benches: the English board's levels and solution counts on one
 thread (in each build this processor loads: the chosen one and the others, with the probe
 times that chose it) and on all threads (the speedup over one thread goes in extra_info),
-and triangle 5's table."""
+and triangle 5's table. The smoke pass enumerates triangle 5 instead of English (smoke.py)."""
 import importlib
 import os
 
 import pytest
+import smoke
 
 from pegsolver import find_variant
 from pegsolver.analysis import analyse, default_threads, solution_counts
@@ -16,10 +17,13 @@ ENGLISH_TOTAL = 23_475_688
 ENGLISH_SOLUTIONS = 40_861_647_040_079_968
 
 
-def english_count(threads):
-    board = find_variant("english").board()
+def count(name, threads):
+    board = find_variant(name).board()
     a = analyse(board, keep_positions=False, threads=threads)
-    assert a.total == ENGLISH_TOTAL and a.finishes[board.shape.index[(3, 3)]] == ENGLISH_SOLUTIONS
+    if name == "english":
+        assert a.total == ENGLISH_TOTAL and a.finishes[board.shape.index[(3, 3)]] == ENGLISH_SOLUTIONS
+    else:   # the smoke pass
+        assert sum(a.finishes.values()) == smoke.SOLUTIONS
     return a
 
 
@@ -40,11 +44,12 @@ def test_english_enumeration_and_solution_count(benchmark, monkeypatch, build, t
         forced = importlib.import_module(f"pegcore.{build}")
         monkeypatch.setattr(levels, "enum_core", lambda: forced)
     n = 1 if threads == "one" else default_threads()
-    a = benchmark.pedantic(lambda: english_count(n), rounds=3, iterations=1)
+    name = smoke.board_name(benchmark)
+    a = benchmark.pedantic(lambda: count(name, n), rounds=3, iterations=1)
     median = benchmark.stats.stats.median if benchmark.stats else None
     if build == "fast" and threads == "one":
         ONE_THREAD_MEDIAN["fast"] = median
-    benchmark.extra_info.update(positions=a.total, solutions=ENGLISH_SOLUTIONS, games=a.games,
+    benchmark.extra_info.update(positions=a.total, solutions=sum(a.finishes.values()), games=a.games,
                                 peak_bytes=a.peak_bytes, threads=n, build=levels.enum_core().__name__,
                                 probe_seconds=enum_build_times())
     if threads == "all" and median and ONE_THREAD_MEDIAN.get("fast"):
@@ -55,9 +60,13 @@ def test_english_enumeration_and_solution_count(benchmark, monkeypatch, build, t
 def test_english_winning_positions(benchmark):
     # Forward levels kept, then met with the backward levels (here the same levels:
     # the centre problem is its own complement).
-    board = find_variant("english").board()
-    a = benchmark.pedantic(lambda: analyse(board, board.shape.index[(3, 3)]), rounds=1, iterations=1)
-    assert a.winning == 1_679_072
+    board = find_variant(smoke.board_name(benchmark)).board()
+    finish = board.shape.index[(3, 3)] if board.shape.name == "english" else 0
+    a = benchmark.pedantic(lambda: analyse(board, finish), rounds=1, iterations=1)
+    if board.shape.name == "english":
+        assert a.winning == 1_679_072
+    else:   # the smoke pass: the backward levels meet the forward ones in every solution
+        assert a.winning and a.solutions == analyse(board, keep_positions=False).finishes[0]
     benchmark.extra_info.update(positions=a.total, winning=a.winning, peak_bytes=a.peak_bytes, threads=a.threads)
 
 

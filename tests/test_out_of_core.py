@@ -41,6 +41,11 @@ def triangle7_in_memory():
 
 
 @pytest.fixture(scope="module")
+def triangle6_in_memory():
+    return analyse("triangle6")
+
+
+@pytest.fixture(scope="module")
 def english_in_memory():
     a = analyse("english", finish="d4")
     assert (a.total, a.winning, a.solutions) == tuple(ENGLISH.values())
@@ -55,7 +60,7 @@ def test_english_out_of_core_matches_in_memory_with_many_partitions(english_in_m
     assert a.disk_bytes > 0 and "stored levels" in a.to_text()
 
 
-@pytest.mark.parametrize("board,vacant", [("triangle5", "4"), ("triangle6", "5"), ("triangle7", None)])
+@pytest.mark.parametrize("board,vacant", [("triangle5", "4"), ("triangle6", "5")])
 def test_triangles_out_of_core_and_on_two_workers(board, vacant, tmp_path):
     from pegsolver.model.variants import find_variant
     b = find_variant(board).board()
@@ -74,24 +79,40 @@ def test_triangles_out_of_core_and_on_two_workers(board, vacant, tmp_path):
 
 
 def test_english_on_a_dask_local_cluster_of_two_workers(english_in_memory):
-    a = analyse("english", finish="d4", workers=2, memory_bytes=1024 * MIB)
+    # forward: every level's figures and the solutions to each hole (the winning positions,
+    # which take the backward pass too, are checked on the cluster below, on triangle 6)
+    a = analyse("english", workers=2, memory_bytes=1024 * MIB, keep_positions=False)
     assert not a.stopped, a.message
-    assert figures(a) == figures(english_in_memory)
+    assert a.total == ENGLISH["total"] and a.finishes == english_in_memory.finishes
+    assert ([(lv.positions, lv.dead_ends, lv.sequences) for lv in a.levels] ==
+            [(lv.positions, lv.dead_ends, lv.sequences) for lv in english_in_memory.levels])
+    assert a.games == english_in_memory.games
     assert a.workers == 2 and "2 Dask workers" in a.to_text() and "partitions held in memory" in a.to_text()
 
 
-def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triangle7_in_memory):
-    ref = triangle7_in_memory
+def test_the_winning_positions_on_a_dask_local_cluster_of_two_workers():
+    # triangle 6, 4 -> 9: a forward and a backward pass, both on the workers
+    from pegsolver import find_variant
+    board = find_variant("triangle6").board()
+    board = board.with_pegs(board.shape.full_mask).with_vacant("4")
+    a = analyse(board, finish="9", workers=2, memory_bytes=64 * MIB)
+    assert not a.stopped and figures(a) == figures(analyse(board, finish="9")) and a.winning == 175_185
+
+
+def test_a_run_stopped_after_a_level_resumes_to_the_same_totals(tmp_path, triangle6_in_memory):
+    ref = triangle6_in_memory
 
     def stop_at_12(k, n):
         if k == 12:
             raise KeyboardInterrupt  # what Ctrl-C does, after level 12 is stored
-    first = analyse("triangle7", spill=tmp_path, memory_bytes=128 * MIB, threads=2, progress=stop_at_12)
+    # 4 MiB: levels 8 to 14 are cut in partitions (up to 8), so the resume reads several
+    first = analyse("triangle6", spill=tmp_path, memory_bytes=4 * MIB, threads=2, progress=stop_at_12)
     assert first.stopped == "interrupted" and len(first.levels) == 13  # levels 0..12
-    resumed = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB, threads=2)
+    assert first.level_stats[12]["parts"] > 1
+    resumed = analyse("triangle6", spill=tmp_path, resume=True, memory_bytes=4 * MIB, threads=2)
     assert not resumed.stopped and figures(resumed) == figures(ref)
     # a finished run resumed: its figures again, with the peaks it reached
-    again = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB, threads=2)
+    again = analyse("triangle6", spill=tmp_path, resume=True, memory_bytes=4 * MIB, threads=2)
     assert figures(again) == figures(ref) and again.peak_bytes > 0
     assert again.disk_bytes == resumed.disk_bytes > 0 and "spill directory at most" in again.to_text()
 
@@ -126,9 +147,10 @@ def test_a_resumed_run_partitions_its_levels_as_the_first_run_would(tmp_path):
 
 def test_each_step_of_a_level_tells_its_partitions_as_they_finish(tmp_path):
     steps = []
-    a = analyse("english", spill=tmp_path, memory_bytes=64 * MIB, threads=2,
+    a = analyse("triangle6", spill=tmp_path, memory_bytes=4 * MIB, threads=2,
                 on_step=lambda k, step, done, total, seconds: steps.append((k, step, done, total, seconds)))
     assert not a.stopped, a.message
+    assert max(s["parts"] for s in a.level_stats) > 1
     for stats in a.level_stats[1:]:
         k = stats["k"]
         merging = [(done, total) for kk, step, done, total, _ in steps if (kk, step) == (k, "merging")]
@@ -214,26 +236,31 @@ def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):
     assert a.stopped == "memory limit" and "too small for one partition" in a.message
 
 
-def test_a_cluster_that_does_not_answer_is_a_clear_error():
+def test_a_cluster_that_does_not_answer_is_a_clear_error(monkeypatch):
+    from pegsolver.engine import cluster
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)   # the waits below are the same, shorter
     t0 = time.monotonic()
     with pytest.raises(ClusterError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"):
         analyse("triangle5", cluster="tcp://127.0.0.1:9")
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < 10
     with pytest.raises(ClusterError, match="'http://x:1' is not a Dask scheduler address"):
         analyse("triangle5", cluster="http://x:1")
     with pytest.raises(ClusterError, match="port 99999 is not 1 to 65535"):
         analyse("triangle5", cluster="tcp://127.0.0.1:99999")
 
 
-def test_a_server_that_never_speaks_dask_is_a_clear_error_not_a_hang():
+def test_a_server_that_never_speaks_dask_is_a_clear_error_not_a_hang(monkeypatch):
     import socket
+
+    from pegsolver.engine import cluster
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)
     with socket.socket() as server:   # takes connections (the kernel's backlog) and says nothing
         server.bind(("127.0.0.1", 0))
         server.listen()
         t0 = time.monotonic()
         with pytest.raises(ClusterError, match="but not as a Dask scheduler"):
             analyse("triangle5", cluster=f"tcp://127.0.0.1:{server.getsockname()[1]}")
-        assert time.monotonic() - t0 < 30
+        assert time.monotonic() - t0 < 15
 
 
 def test_a_stored_levels_positions_read_as_in_memory(tmp_path):
@@ -381,7 +408,8 @@ def test_a_spill_directory_in_use_is_refused_and_the_run_in_it_survives(tmp_path
     finally:
         proc.send_signal(signal.SIGINT)
         interrupting.finish(proc, 60)
-    resumed = analyse("english", spill=tmp_path, resume=True, memory_bytes=64 * MIB)   # its lock went with it
+    # its lock went with it; a larger budget than the first run's makes the rest quicker
+    resumed = analyse("english", spill=tmp_path, resume=True, memory_bytes=1024 * MIB)
     assert not resumed.stopped and resumed.total == ENGLISH["total"]
     with pytest.raises(SpillError, match="is a file, not a directory"):
         analyse("english", spill=tmp_path / ".pegsolver.lock")
