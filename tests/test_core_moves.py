@@ -200,6 +200,17 @@ def test_when_the_beams_find_nothing_a_search_for_any_solution_gets_the_rest(mon
     assert len(replay_solution(sol)) == 1
 
 
+def test_a_short_limit_past_64_holes_still_ends_with_a_solution():
+    # triangle 14: the first beam (4,096 positions a level) dies out in about 4 s, and a
+    # search for any solution given only what the beams left (0.5 s of 5) found nothing;
+    # now it runs first, with a fifth of the limit
+    sol = solve(find_variant("triangle14").board(), minimize="moves", limit=Limit(seconds=3))
+    assert sol.jumps and not sol.optimal and sol.reason is Reason.TIME_LIMIT
+    assert "best solution found by the" in sol.explanation and sol.stats.runs >= 2
+    assert len(replay_solution(sol)) == 1
+    assert len(sol.moves) >= sol.lower_bound
+
+
 def test_a_tight_memory_budget_narrows_the_first_beams():
     # 4,096 positions a level need more than 1 MiB on triangle 8: narrower beams run instead
     board = find_variant("triangle8").board()
@@ -222,6 +233,10 @@ def test_ctrl_c_in_the_search_for_any_solution_stops_the_answer(monkeypatch, nam
     monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args, **kwargs: nothing)
     monkeypatch.setattr(search.Run, "solve", lambda self, board, goal, backward=False:
                         unsolved(board, goal, Reason.INTERRUPTED, empty_stats("auto", "core")))
-    sol = solve(find_variant(name).board(), minimize="moves", limit=Limit(seconds=30))
-    assert sol.reason is Reason.INTERRUPTED and not sol.jumps and sol.lower_bound == 5
+    board = find_variant(name).board()
+    sol = solve(board, minimize="moves", limit=Limit(seconds=30))
+    # past 64 holes the search for any solution runs first: the bound is then the regions'
+    bound = 5 if name == "triangle6" else region_bound(board.shape, board.pegs_mask, sol.goal.finish_or_none(),
+                                                        sol.goal.pegs)
+    assert sol.reason is Reason.INTERRUPTED and not sol.jumps and sol.lower_bound == bound
     assert "stopped by Ctrl-C before the fewest moves were proved" in sol.to_text()

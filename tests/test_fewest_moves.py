@@ -551,7 +551,11 @@ def test_a_search_by_moves_reports_its_progress(monkeypatch, name, seconds):
     got = []
     sol = solve(find_variant(name).board(), minimize="moves", limit=Limit(seconds=seconds), progress=got.append)
     assert sol.reason is Reason.TIME_LIMIT and len(got) >= 2
-    assert all(p.round == 0 and p.runs == 1 and p.fewest_left is None for p in got)
+    # over 64 holes a search for any solution runs first and reports as the portfolio does
+    first = 0 if name == "triangle8" else next(i for i, p in enumerate(got) if p.member.startswith("beam of "))
+    by_moves = got[first:]
+    assert first > 0 or name == "triangle8"
+    assert all(p.round == 0 and p.runs == 1 and p.fewest_left is None for p in by_moves)
     assert [p.seconds for p in got] == sorted(p.seconds for p in got)
     assert got[-1].nodes <= sol.stats.nodes and got[-1].nodes > 0
     assert any(p.member.startswith("beam of ") for p in got)

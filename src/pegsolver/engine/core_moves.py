@@ -13,6 +13,7 @@ moves is G. I. Bell's ("Solving Triangular Peg Solitaire", J. Integer Sequences 
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -22,12 +23,13 @@ import numpy as np
 from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal, plural
+from ..model.notation import group_moves
 from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import search_codes
 from .fewest_moves import MovesAnswer, Report
-from .fewest_solve import STOPS, any_solution
+from .fewest_solve import INCUMBENT_SECONDS, STOPS, add_work
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
@@ -37,7 +39,7 @@ from .stopping import interrupt_name
 
 FIRST_WIDTH = 1 << 12     # positions a level of the first beam keeps
 LEAST_WIDTH = 1 << 4      # and at least, when the memory takes no wider one
-BEAMS_SHARE = 0.9         # of the node and time limits for the beams; a search for any solution may get the rest
+FIRST_SHARE = 1 / 3       # of the node and time limits for a search for any solution before the beams
 DEFAULT_BEAM_BYTES = 4 << 30
 
 
@@ -158,35 +160,56 @@ def _left(limit: Limit, answer: MovesAnswer, t0: float) -> Limit | None:
 def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
                    incumbent: Callable[[Limit], Solution], progress: Report | None = None) -> Solution:
     """:func:`pegsolver.solve` with ``minimize="moves"`` where the levels by moves cannot
-    go (over 64 holes): :func:`beam_fewest_moves` with BEAMS_SHARE of the node and time
-    limits, proved minimal only when the solution meets the lower bound. If the beams find
-    nothing, ``incumbent`` (a search for any solution) gets what is left, at most
-    INCUMBENT_SECONDS. ``stats``: the run's so far, completed here."""
-    share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * BEAMS_SHARE)),
-                          seconds=None if limit.seconds is None else limit.seconds * BEAMS_SHARE)
-    a = beam_fewest_moves(board, goal, share, progress=progress)
-    stats = replace(stats, symmetries=a.symmetries, tests=a.chains,
-                    nodes=a.expanded, seconds=a.seconds, runs=1, table_entries=a.positions, table_bytes=a.nbytes)
+    go (over 64 holes). First ``incumbent`` (a search for any solution) with FIRST_SHARE of
+    the node and time limits, at most INCUMBENT_SECONDS: a large board's first beams can
+    take longer than a short limit, or die out, and the answer should still hold a
+    solution. Then :func:`beam_fewest_moves` with the rest, for fewer moves. The answer
+    is the solution with the fewest moves of the two, proved minimal only when it meets
+    the lower bound. ``stats``: the run's so far, completed here."""
+    first = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * FIRST_SHARE)),
+                          seconds=min(INCUMBENT_SECONDS, (limit.seconds or math.inf) * FIRST_SHARE),
+                          memory_bytes=None)
+    found = incumbent(first)
     start = board.with_pegs(board.pegs_mask)
+    finish = goal.finish_or_none()
+    if found.reason is Reason.EXHAUSTED:   # proved: no solution at all
+        return unsolved(board, goal, Reason.EXHAUSTED, add_work(stats, found.stats),
+                        f"no sequence of jumps reaches the goal ({found.explanation})")
+    if found.reason is Reason.INTERRUPTED:   # Ctrl-C: the beams do not start
+        bound = region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
+        return Solution(start, goal, False, Reason.INTERRUPTED, [], add_work(stats, found.stats),
+                        f"stopped by {interrupt_name()} before the fewest moves were proved (every solution "
+                        f"has at least {bound}, by the full Merson regions)", optimal=False, lower_bound=bound)
+    rest = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes - found.stats.nodes),
+                         seconds=None if limit.seconds is None else max(1e-3, limit.seconds - found.stats.seconds))
+    report = progress
+    if progress is not None:   # the status goes on from the first search's nodes and seconds
+        def report(doing: str, nodes: int, seconds: float) -> None:
+            progress(doing, nodes + found.stats.nodes, seconds + found.stats.seconds)
+    a = beam_fewest_moves(board, goal, rest, progress=report)
+    stats = add_work(replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds,
+                             runs=1, table_entries=a.positions, table_bytes=a.nbytes), found.stats)
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, "no sequence of moves reaches the goal: "
                         "beams by moves whose levels were never cut ran out of positions")
-    found = f"a beam by moves ({a.beam_width:,} positions a level)"
-    if a.reason is Reason.SOLVED:
-        finish = goal.finish_or_none()
+    beams = f"a beam by moves ({a.beam_width:,} positions a level)"
+    best, by = a.jumps, beams
+    if found.solved and (not best or len(found.moves) < len(group_moves(best))):
+        best, by = found.jumps, f"the {found.stats.member or found.stats.strategy} search"
+    if a.reason is Reason.SOLVED or best and len(group_moves(best)) == a.lower_bound:
         how = ("the start is the goal" if a.lower_bound == 0 else
-               f"{found} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +
+               f"{by} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +
                ("its levels were never cut before the goal"
-                if a.lower_bound > region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
+                if by == beams and a.reason is Reason.SOLVED
+                and a.lower_bound > region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
                 else "as few as the lower bound (the full Merson regions of the start, or one move)"))
-        return Solution(start, goal, True, Reason.SOLVED, a.jumps, stats, how, optimal=True,
+        return Solution(start, goal, True, Reason.SOLVED, best, stats, how, optimal=True,
                         lower_bound=a.lower_bound)
-    best, by = a.jumps, f"; best solution found by {found}"
-    if not best:
-        best, by, stats = any_solution(a, limit, incumbent, stats, by)
-    why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
+    reason = a.reason
+    why = "the widths ran out" if reason is Reason.BEAM else f"stopped by {STOPS.get(reason) or interrupt_name()}"
     ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
-    return Solution(start, goal, False, a.reason, best, stats,
+    return Solution(start, goal, False, reason, best, stats,
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
-                    f"by the full Merson regions){by if best else ''}; beams finished (positions a level, the "
-                    f"solution's moves): {ran}", optimal=False, lower_bound=a.lower_bound)
+                    f"by the full Merson regions){'; best solution found by ' + by if best else ''}; beams "
+                    f"finished (positions a level, the solution's moves): {ran}", optimal=False,
+                    lower_bound=a.lower_bound)

@@ -42,11 +42,16 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     if found.reason is Reason.INTERRUPTED:   # a table of problems must not go on to the next
         a.reason = Reason.INTERRUPTED
     who = found.stats.member or found.stats.strategy
-    f = found.stats   # its work adds to the searches by moves' (their table counters stay)
-    return (found.jumps if found.solved else [], f"; best solution found by the {who} search",
-            replace(stats, runs=stats.runs + f.runs, seconds=stats.seconds + f.seconds, nodes=stats.nodes + f.nodes,
-                    tests=stats.tests + f.tests, dead_ends=stats.dead_ends + f.dead_ends,
-                    pagoda_prunes=stats.pagoda_prunes + f.pagoda_prunes))
+    jumps = found.jumps if found.solved else []
+    return jumps, f"; best solution found by the {who} search", add_work(stats, found.stats)
+
+
+def add_work(stats: Stats, f: Stats) -> Stats:
+    """``stats`` with the work of a search for any solution (``f``) added; the table
+    counters stay the searches by moves'."""
+    return replace(stats, runs=stats.runs + f.runs, seconds=stats.seconds + f.seconds, nodes=stats.nodes + f.nodes,
+                   tests=stats.tests + f.tests, dead_ends=stats.dead_ends + f.dead_ends,
+                   pagoda_prunes=stats.pagoda_prunes + f.pagoda_prunes)
 
 
 def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
