@@ -101,11 +101,22 @@ def test_counts_past_2_64_are_carried_and_kept_wide(E):
 
 def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):
     # Stages of 182 blocks (two a jump): each level's children are merged in many rounds.
-    whole = analyse("triangle7", keep_positions=False, threads=1)
+    real, merges = L.enum_core(), []
+
+    class Counted:   # the core, counting the merges into a level's partitions
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def insert(self, *args):
+            merges.append(1)
+            return real.insert(*args)
+    monkeypatch.setattr(L, "enum_core", Counted)
+    whole = analyse("triangle6", keep_positions=False, threads=1)
+    rounds = 2 * len(merges)   # one merge a level and partition, on 2 threads
     monkeypatch.setattr(A, "STAGE_CAP", 512 << 10)
     monkeypatch.setattr(level_memory, "MIN_STAGE", 512 << 10)   # the first stages (first_stage_bytes)
-    small = analyse("triangle7", keep_positions=False, threads=2)
-    assert small.stopped is None
+    small = analyse("triangle6", keep_positions=False, threads=2)
+    assert small.stopped is None and len(merges) - rounds / 2 > 2 * rounds   # many a level and partition
     assert [lv.positions for lv in small.levels] == [lv.positions for lv in whole.levels]
     assert [lv.sequences for lv in small.levels] == [lv.sequences for lv in whole.levels]
     assert small.games == whole.games and small.total > 50_000

@@ -82,11 +82,11 @@ def test_a_rank_past_its_positions_is_corrupt():
         decode(bytes(data))
 
 
-def test_a_real_level_takes_a_few_bits_a_position():
+def test_a_real_level_takes_a_few_bits_a_position(english_levels):
     # English from the centre, level 17, the largest (classes up to the 8 symmetries):
     # sorted ranks are close together, so their differences compress far below the 64
     # bits of a key; keys of mixed peg counts are stored unranked, in more bits.
-    a = analyse("english", keep_positions=True, threads=1)
+    a = english_levels
     keys = a.positions(17)
     stored = round_trip(keys)
     assert len(keys) == a.levels[17].positions == 3_626_632
@@ -157,12 +157,12 @@ def test_a_run_keeps_high_count_words_only_when_a_count_passes_2_64(hi):
 
 
 def test_runs_of_a_real_level_read_back_by_any_shards_and_take_a_few_bytes_a_child(english_levels):
-    # English level 16 expanded into runs of 64 shards: every range of shards reads back
-    # the children of those shards, which make level 17; compressed, a child takes well
-    # under the 16 bytes of its key and count
+    # English level 12 (517,854 positions) expanded into runs of 64 shards: every range of
+    # shards reads back the children of those shards, which make level 13; compressed, a
+    # child takes well under the 16 bytes of its key and count
     from pegsolver.engine.shards import expand_partition, run_piece, run_shards
-    a, level = english_levels
-    parents = a.positions(16)
+    a = english_levels
+    parents, level = a.positions(12), a.positions(13)
     runs: list[bytes] = []
     work = expand_partition(english_spec(), (parents, np.ones(len(parents), np.uint64), None), True, 6, 4 << 20,
                             runs.append)
@@ -184,8 +184,7 @@ def test_runs_of_a_real_level_read_back_by_any_shards_and_take_a_few_bytes_a_chi
 
 @pytest.fixture(scope="module")
 def english_levels():
-    a = analyse("english", keep_positions=True, threads=1)
-    return a, a.positions(17)
+    return analyse("english", keep_positions=True, threads=1)
 
 
 def test_byte_shuffle_is_the_transpose_of_the_words_bytes():
