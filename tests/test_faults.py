@@ -479,3 +479,42 @@ def test_a_signal_turned_into_an_import_error_leaves_the_guard_as_the_stop():
     with pytest.raises(ImportError):   # with no signal, a missing module stays what it is
         with interrupt_guard():
             raise ImportError("no module named highspy")
+
+
+def test_a_signal_whose_exception_was_caught_still_stops_the_enumeration_at_its_next_level():
+    # a library's except clause (around an import, say) could swallow the KeyboardInterrupt
+    # a signal raised: the guard keeps the signal, and the level loop raises it again
+    import signal
+    import time
+
+    from pegsolver.analysis import analyse
+    from pegsolver.engine.outcome import Reason
+    from pegsolver.engine.stopping import interrupt_guard
+    with interrupt_guard():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1.0)   # the handler runs here
+        except KeyboardInterrupt:
+            pass              # swallowed
+        a = analyse("triangle6")
+    assert a.stopped is Reason.INTERRUPTED and len(a.levels) == 1   # no level past the start
+    assert analyse("triangle6").stopped is None   # the next run, out of the guard, is not stopped
+
+
+def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monkeypatch, capsys):
+    # pegsolver's entry point keeps a signal that came while its modules loaded: one whose
+    # exception something caught on the way still ends the program, with exit 130
+    import signal
+
+    from pegsolver.apps import entry
+    monkeypatch.setattr(entry, "_came", [KeyboardInterrupt()])
+    monkeypatch.setattr(sys, "argv", ["pegsolver", "solve", "english", "--json"])
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            entry.run()
+    finally:   # run() takes the signals for the program: give them back to pytest
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 130 and "interrupted" in err and json.loads(out)["reason"] == "interrupted"

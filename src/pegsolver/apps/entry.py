@@ -1,6 +1,7 @@
 """The pegsolver program: SIGTERM ends it as Ctrl-C does while the command line's modules
 load (half a second) and its arguments are read, before a command's guard is set (it was
-killed by the signal then, with no word and no JSON)."""
+killed by the signal then, with no word and no JSON); and a signal in that time is kept,
+so that one whose exception something caught as it loaded still ends the program."""
 from __future__ import annotations
 
 import signal
@@ -9,20 +10,27 @@ from typing import NoReturn
 
 from ..errors import Terminated
 
+_came: list[KeyboardInterrupt] = []   # the signals that came while the modules loaded
 
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated
+
+def _signalled(signum: int, frame: object) -> None:
+    stop = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+    _came.append(stop)   # kept: a library's except clause around an import may catch it
+    raise stop
 
 
 def run() -> None:
     """Run ``pegsolver`` with ``sys.argv`` and exit with its code."""
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:   # one a parent ignores stays ignored
-        signal.signal(signal.SIGTERM, _terminated)   # until the command's guard takes over
+    for sig in (signal.SIGINT, signal.SIGTERM):   # one a parent ignores stays ignored
+        if signal.getsignal(sig) in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(sig, _signalled)   # until the command's guard takes over
     try:
         from .cli import main
         from .cli_args import EXIT_INTERRUPTED
     except KeyboardInterrupt as e:   # Ctrl-C or SIGTERM while the modules load
         stopped_while_loading(e)
+    if _came:   # one whose exception was caught on the way
+        stopped_while_loading(_came[0])
     try:
         code = main()   # it answers a signal itself, also before its command runs
     except KeyboardInterrupt:   # one that came as it returned

@@ -19,7 +19,7 @@ from .enumeration import Analysis, Level
 from .level_memory import CHUNK_SLOTS, first_stage_bytes
 from .limits import size_text
 from .outcome import Reason
-from .stopping import interrupt_guard, interrupt_name
+from .stopping import interrupt_guard, interrupt_name, raise_if_stopped
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -168,6 +168,7 @@ class LevelRun:
             try:
                 growth = 4.0
                 for k in range(1, depth + 1):
+                    raise_if_stopped()   # a signal whose exception something caught stops here
                     works = [E.Work() for _ in range(P)]
                     # the next level is about as large as this one times the last growth
                     expect = int(sum(t.n for t in cur) * max(1.0, growth)) // P

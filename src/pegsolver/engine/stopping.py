@@ -41,6 +41,14 @@ def stop_requested() -> bool:
     return _state.since is not None
 
 
+def raise_if_stopped() -> None:
+    """Raise the stop again (KeyboardInterrupt, or Terminated for SIGTERM) when a signal came
+    in an :class:`interrupt_guard` and its exception was caught on the way (an ``except``
+    around an import, in a library): long loops call it between their steps."""
+    if _state.since is not None:
+        raise Terminated if _state.name == "SIGTERM" else KeyboardInterrupt
+
+
 def stop_in_import(error: ImportError) -> None:
     """A compiled module's start-up turns a signal that comes while it loads into an
     ImportError: raise the stop it was (KeyboardInterrupt) when one came, else nothing.
