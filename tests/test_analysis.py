@@ -249,3 +249,13 @@ def test_a_board_of_more_jumps_than_a_first_stage_has_blocks():
     # a first stage of a block a jump, twice over, a thread
     with pytest.raises(PegsolverError, match=r"below the 6\.266 MiB .* \(a stage of 2\.633 MiB a thread"):
         analyse("rect8x8-diagonal", threads=2, memory_bytes=4 << 20)
+
+
+def test_a_node_limit_is_refused_by_the_enumerations_not_ignored():
+    # analyse ran the whole English enumeration under Limit(nodes=10) (a new user's find)
+    from pegsolver import Limit
+    for call in (lambda: analyse("english", limit=Limit(nodes=10)),
+                 lambda: solution_counts("triangle5", limit=Limit(nodes=10))):
+        with pytest.raises(PegsolverError, match=r"takes no node limit \(Limit\(nodes=10\)\).*seconds or memory_bytes"):
+            call()
+    assert analyse("triangle5", limit=Limit(seconds=60)).total == 1544   # the other limits are taken

@@ -29,10 +29,11 @@ def test_goals_take_hole_names_and_check_themselves():
 
 @pytest.mark.parametrize("limit", [dict(nodes=2**70), dict(nodes=1.5), dict(nodes=0), dict(seconds=math.nan),
                                    dict(seconds=math.inf), dict(seconds=True), dict(table_bytes=math.nan),
-                                   dict(table_bytes=10)])
+                                   dict(table_bytes=10), dict(seconds=10**400), dict(memory_bytes=10**400)])
 def test_limits_are_checked(limit):
-    with pytest.raises(PegsolverError):
+    with pytest.raises(PegsolverError) as error:   # an int past a float's range was an OverflowError
         Limit(**limit)
+    assert len(str(error.value)) < 200   # a value of 400 digits is cut short in the message
 
 
 def test_wrong_types_in_the_api():

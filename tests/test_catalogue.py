@@ -223,3 +223,14 @@ def test_rows_of_off_board_cells_and_ragged_rows():
     assert board == find_variant("english").board()
     padded = Board.from_text(".......\n" + text)   # a row of only off-board cells on top
     assert padded == board
+
+
+def test_boardfile_load_reads_a_drawing_as_the_command_line_does(tmp_path):
+    # a path not ending in .toml was read as TOML ("not valid TOML"); the README reads it as a drawing
+    from pegsolver import BoardTextError, boardfile
+    (tmp_path / "row.txt").write_text("o o . o\n")
+    board, goal = boardfile.load(tmp_path / "row.txt")
+    assert goal is None and board.shape.size == 4 and board.vacancies() == [2] and board.shape.name == "row"
+    (tmp_path / "bad.txt").write_text("o x o\n")
+    with pytest.raises(BoardTextError, match="board file '.*bad.txt'"):
+        boardfile.load(tmp_path / "bad.txt")

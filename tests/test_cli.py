@@ -87,6 +87,12 @@ def test_vacant_is_refused_where_the_board_file_gives_its_own_start(tmp_path, ca
         assert "gives its own start" in err and "vacant) and --vacant" in err and fix in err
 
 
+def test_vacant_naming_the_files_own_start_is_the_same_start(tmp_path, capsys):
+    (tmp_path / "start.txt").write_text("o o . o\n")
+    code, out, _ = run(capsys, "solve", str(tmp_path / "start.txt"), "--vacant", "c1", "--json")
+    assert code == 0 and json.loads(out)["vacant"] == ["c1"]
+
+
 def test_vacant_applies_where_the_board_file_gives_no_start(tmp_path, capsys):
     # a variant without 'vacant' takes the variant's start, which --vacant replaces as on the variant
     (tmp_path / "v.toml").write_text('variant = "french"\n')

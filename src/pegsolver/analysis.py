@@ -45,15 +45,21 @@ __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "ana
            "estimate_bytes", "level_bound", "solution_counts"]
 
 
-def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None) -> Limit:
+def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None,
+               no_nodes: str | None = None) -> Limit:
     """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
     a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
 
-    :raises PegsolverError: a value out of range, ``limit`` not a Limit, or a part given both
-        in ``limit`` and as a keyword.
+    :param no_nodes: the caller's name, when it takes no node limit (a whole-board
+        enumeration expands every position of a level: a node limit would be ignored).
+    :raises PegsolverError: a value out of range, ``limit`` not a Limit, a part given both
+        in ``limit`` and as a keyword, or a node limit where ``no_nodes`` says none is taken.
     """
     Limit.check(limit)
     limit = limit or Limit()
+    if no_nodes and limit.nodes is not None:
+        raise PegsolverError(f"{no_nodes} takes no node limit (Limit(nodes={limit.nodes})): it enumerates "
+                             f"every position of each level; bound it by seconds or memory_bytes")
     for name, given, inside in (("threads", threads, limit.threads), ("memory_bytes", memory_bytes,
                                 limit.memory_bytes), ("seconds", seconds, limit.seconds)):
         if given is not None and inside is not None:
@@ -80,8 +86,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         the start. None: forward only (solutions are still given per finish hole).
     :param reduced: count positions up to the board's symmetries that fix the start (and
         the finish); False counts every position.
-    :param limit: threads, memory and seconds (:class:`~pegsolver.Limit`; nodes are not
-        used). ``threads``, ``memory_bytes`` and ``seconds`` give the same one by one:
+    :param limit: threads, memory and seconds (:class:`~pegsolver.Limit`; a node limit is
+        refused). ``threads``, ``memory_bytes`` and ``seconds`` give the same one by one:
         threads expanding each level (a power of two; default: the CPUs available, rounded
         down to a power of two); the memory budget in bytes of the levels (default: 3/4 of
         the memory available now), at which a run stops cleanly with
@@ -107,7 +113,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds; a memory budget below a first stage
+    :raises PegsolverError: bad threads, memory or seconds, or a node limit; a memory budget below a first stage
         a thread (1 MiB, more for boards of over 127 jumps) and 1 MiB for the tables, or (with
         no cluster) past this machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
@@ -119,7 +125,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         raise PegsolverError(f"resume is True or False, not {resume!r}: give the directory as spill=DIR, resume=True")
     board, finish = _problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
-    limit = enum_limit(limit, threads, memory_bytes, seconds)
+    limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
     _check_budget(memory_bytes, threads, shape, cluster is None)
@@ -241,7 +247,7 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
     """
     if not isinstance(shape, Shape):
         shape = resolve_board(shape).shape
-    limit = enum_limit(limit, threads, memory_bytes, seconds)
+    limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="solution_counts")
     counts = SolutionCounts(shape)
     deadline = time.monotonic() + limit.seconds if limit.seconds else None
     for v in range(shape.size):

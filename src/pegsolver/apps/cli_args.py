@@ -276,7 +276,8 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
             except (BoardTextError, BoardTooLargeError) as e:
                 raise type(e)(f"board file {spec!r}, {e}") from None
             named = bool(board.vacancies())
-        if named and getattr(args, "vacant", None):
+        vacant = getattr(args, "vacant", None)
+        if named and vacant and set(parse_holes(board, vacant, "--vacant", args.notation)) != set(board.vacancies()):
             # two starts, as a file with both a drawn start and 'vacant': which was meant cannot be told
             holes = " ".join(hole_name(board.shape, h, args.notation) for h in board.vacancies())
             how = ("take the start out of the file (its 'vacant' key, or the drawing's vacant holes)"

@@ -34,9 +34,15 @@ def as_seconds(x: object) -> float | None:
         return None
     try:
         s = float(cast(SupportsFloat, x))  # a TypeError or ValueError for anything else
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # an int past a float's range too
         return None
     return s if 0 < s < math.inf else None
+
+
+def shown(x: object) -> str:
+    """``repr(x)`` for an error message, cut short past 40 characters (an int of 400 digits)."""
+    text = repr(x)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def size_text(nbytes: float) -> str:
@@ -54,15 +60,15 @@ def check_nodes(x: object, name: str = "the node limit", zero_is_none: bool = Fa
     """
     n = as_whole(x)
     if n is None:
-        raise PegsolverError(f"{name} must be a whole number of positions, not {x!r}")
+        raise PegsolverError(f"{name} must be a whole number of positions, not {shown(x)}")
     if zero_is_none and n == 0:
         return None
     if n < 1:
         lowest = "0 (no limit) or a positive number of positions" if zero_is_none else "at least 1"
-        raise PegsolverError(f"{name} must be {lowest}, not {x!r}")
+        raise PegsolverError(f"{name} must be {lowest}, not {shown(x)}")
     if n >= MAX_COUNT:
         raise PegsolverError(f"{name} must be at most {MAX_COUNT - 1:,}: a node limit must be a count the "
-                             f"core's 64-bit counters hold, not {x!r}")
+                             f"core's 64-bit counters hold, not {shown(x)}")
     return n
 
 
@@ -77,7 +83,7 @@ def check_seconds(x: object, name: str = "the time limit", zero_is_none: bool = 
     if s is None:
         what = "0 (no limit) or a positive, finite number" if zero_is_none else \
             "a positive, finite number of seconds"
-        raise PegsolverError(f"{name} must be {what}, not {x!r}")
+        raise PegsolverError(f"{name} must be {what}, not {shown(x)}")
     return s
 
 
@@ -98,7 +104,7 @@ def check_memory(x: object, name: str = "the memory budget", low: int = KIB, hig
         if low <= nbytes <= high:
             return int(nbytes)
     kind = "a whole number of bytes" if unit == 1 else f"a number of {size_text(unit).split()[1]}"
-    raise PegsolverError(f"{name} must be {kind} from {size_text(low)} to {size_text(high)}, not {x!r}")
+    raise PegsolverError(f"{name} must be {kind} from {size_text(low)} to {size_text(high)}, not {shown(x)}")
 
 
 def check_threads(x: object, name: str = "threads") -> int:
@@ -111,7 +117,7 @@ def check_threads(x: object, name: str = "threads") -> int:
     most = enum_sizes().max_threads
     n = as_whole(x)
     if n is None or not 1 <= n <= most or n & (n - 1):
-        raise PegsolverError(f"{name} must be a power of two from 1 to {most}, not {x!r}")
+        raise PegsolverError(f"{name} must be a power of two from 1 to {most}, not {shown(x)}")
     return n
 
 

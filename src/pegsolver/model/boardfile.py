@@ -69,7 +69,14 @@ def load_with_start(path: str | Path) -> tuple[Board, Goal | None, bool]:
 
     :raises BoardTextError: as :func:`load`.
     """
-    return _read(read_file(path), str(path))
+    text = read_file(path)
+    if Path(path).suffix.lower() == ".toml":
+        return _read(text, str(path))
+    try:
+        board = Board.from_text(text, name=Path(path).stem)
+    except BoardTextError as e:
+        raise BoardTextError(f"board file {str(path)!r}, {e}") from None
+    return board, None, bool(board.vacancies())
 
 
 def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
@@ -208,11 +215,15 @@ def read_file(path: str | Path) -> str:
 
 
 def load(path: str | Path) -> tuple[Board, Goal | None]:
-    """Read a board file (see the module docstring).
+    """Read a board file (see the module docstring); a path not ending in ``.toml`` is read
+    as a board drawn as text (:meth:`Board.from_text`, named by the file's stem; no goal),
+    as the command line reads it.
 
-    :raises BoardTextError: unreadable file or any fault :func:`loads` reports.
+    :raises BoardTextError: unreadable file, any fault :func:`loads` reports, or a
+        malformed drawing (the message names the file).
     """
-    return loads(read_file(path), source=str(path))
+    board, goal, _ = load_with_start(path)
+    return board, goal
 
 
 def dumps(board: Board, goal: Goal | None = None) -> str:
