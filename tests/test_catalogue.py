@@ -234,3 +234,9 @@ def test_boardfile_load_reads_a_drawing_as_the_command_line_does(tmp_path):
     (tmp_path / "bad.txt").write_text("o x o\n")
     with pytest.raises(BoardTextError, match="board file '.*bad.txt'"):
         boardfile.load(tmp_path / "bad.txt")
+    (tmp_path / "tri.txt").write_text("   o\n  o o\n o . o\no o o o\n")   # a triangle: its rules as on the CLI
+    tri, _ = boardfile.load(tmp_path / "tri.txt", rules="triangular")
+    assert tri.shape.size == 10 and tri.shape.rules == "triangular" and len(tri.vacancies()) == 1
+    (tmp_path / "v.toml").write_text('variant = "french"\n')
+    with pytest.raises(BoardTextError, match="names its own rules"):
+        boardfile.load(tmp_path / "v.toml", rules="triangular")

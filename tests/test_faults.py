@@ -518,3 +518,49 @@ def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monk
             signal.signal(sig, handler)
     out, err = capsys.readouterr()
     assert stop.value.code == 130 and "interrupted" in err and json.loads(out)["reason"] == "interrupted"
+
+
+def test_an_error_that_a_signal_became_leaves_the_guard_as_the_stop():
+    # Python wraps an exception raised in a class's __set_name__ in a RuntimeError: a Ctrl-C
+    # as numpy made a class came out as one (a new user's find); after a signal, the guard
+    # makes any error the stop, and with no signal an error stays what it is
+    import signal
+    import time
+
+    from pegsolver.engine.stopping import interrupt_guard
+    with pytest.raises(KeyboardInterrupt) as stop:
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1.0)
+            except KeyboardInterrupt as e:
+                raise RuntimeError("Error calling __set_name__") from e
+    assert isinstance(stop.value.__cause__, RuntimeError)
+    with pytest.raises(RuntimeError):
+        with interrupt_guard():
+            raise RuntimeError("a fault of its own")
+
+
+def test_the_program_ends_on_a_signal_that_became_another_error_as_it_loaded(monkeypatch, capsys):
+    import builtins
+    import signal
+
+    from pegsolver.apps import entry
+    real_import = builtins.__import__
+
+    def loading(name, *args, **kwargs):   # the signal comes as cli loads, and becomes a RuntimeError
+        if name == "cli":
+            entry._came.append(KeyboardInterrupt())
+            raise RuntimeError("Error calling __set_name__ on 'cached_property' instance")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(entry, "_came", [])
+    monkeypatch.setattr(builtins, "__import__", loading)
+    monkeypatch.setattr(sys, "argv", ["pegsolver", "solve", "english"])
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            entry.run()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    assert stop.value.code == 130 and "interrupted" in capsys.readouterr().err

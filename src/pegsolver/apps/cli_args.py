@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn, TypeAlias, TypeVar, overload
 
-from ..errors import BoardTextError, BoardTooLargeError, PegsolverError, UnknownVariantError
+from ..errors import PegsolverError, UnknownVariantError
 from ..model import boardfile
 from ..model.board import Board
 from ..model.geometry import GRIDS, RULES, SQUARE
@@ -266,16 +266,8 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
         raise PegsolverError("--rules and --grid apply to a board drawn as text; a variant or a .toml file "
                              "names its own (e.g. english-diagonal, or rules = \"diagonal\" in the file)")
     if spec:
-        path = Path(spec)   # read as given: Path drops a leading ./ from the messages
-        if path.suffix.lower() == ".toml":
-            board, file_goal, named = boardfile.load_with_start(spec)
-        else:
-            text = boardfile.read_file(spec)
-            try:
-                board = Board.from_text(text, grid=args.grid, name=path.stem, rules=args.rules)
-            except (BoardTextError, BoardTooLargeError) as e:
-                raise type(e)(f"board file {spec!r}, {e}") from None
-            named = bool(board.vacancies())
+        path = Path(spec)   # read as given (a str): Path drops a leading ./ from the messages
+        board, file_goal, named = boardfile.load_with_start(spec, args.grid, args.rules)
         vacant = getattr(args, "vacant", None)
         if named and vacant and set(parse_holes(board, vacant, "--vacant", args.notation)) != set(board.vacancies()):
             # two starts, as a file with both a drawn start and 'vacant': which was meant cannot be told

@@ -29,6 +29,10 @@ def run() -> None:
         from .cli_args import EXIT_INTERRUPTED
     except KeyboardInterrupt as e:   # Ctrl-C or SIGTERM while the modules load
         stopped_while_loading(e)
+    except Exception:
+        if _came:   # the signal's exception became another on the way up (a RuntimeError from
+            stopped_while_loading(_came[0])   # a class body numpy was making, once): the stop
+        raise
     if _came:   # one whose exception was caught on the way
         stopped_while_loading(_came[0])
     try:

@@ -105,6 +105,8 @@ class interrupt_guard:
         _state.depth -= 1
         if self.old:   # outside a guard, only KeyboardInterrupt stops a run
             _state.name, _state.since = "Ctrl-C", None
-        if stopped and isinstance(error, ImportError):   # see stop_in_import: any module loaded on first use
+        # after a signal, an error is the stop's (see stop_in_import: a module loaded on first use
+        # makes it an ImportError; Python makes one raised in a class's __set_name__ a RuntimeError)
+        if stopped and isinstance(error, Exception):
             raise (Terminated() if name == "SIGTERM" else KeyboardInterrupt()) from error
         return False

@@ -33,7 +33,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import BoardTextError, GoalError, PegsolverError
+from ..errors import BoardTextError, BoardTooLargeError, GoalError, PegsolverError
 from .board import Board
 from .geometry import RULES, grid_for
 from .goal import Goal
@@ -63,7 +63,8 @@ def loads(raw: str, source: str = "board file") -> tuple[Board, Goal | None]:
     return board, goal
 
 
-def load_with_start(path: str | Path) -> tuple[Board, Goal | None, bool]:
+def load_with_start(path: str | Path, grid: str | None = None,
+                    rules: str | None = None) -> tuple[Board, Goal | None, bool]:
     """As :func:`load`, and whether the file names its start: a ``vacant`` key, or a drawing
     with vacant holes (a variant without ``vacant`` takes the variant's standard start).
 
@@ -71,11 +72,14 @@ def load_with_start(path: str | Path) -> tuple[Board, Goal | None, bool]:
     """
     text = read_file(path)
     if Path(path).suffix.lower() == ".toml":
+        if grid is not None or rules is not None:
+            raise BoardTextError(f"board file {str(path)!r}: a .toml file names its own rules (rules = \"...\" "
+                                 f"in the file); grid and rules are for a board drawn as text")
         return _read(text, str(path))
     try:
-        board = Board.from_text(text, name=Path(path).stem)
-    except BoardTextError as e:
-        raise BoardTextError(f"board file {str(path)!r}, {e}") from None
+        board = Board.from_text(text, grid=grid, name=Path(path).stem, rules=rules)
+    except (BoardTextError, BoardTooLargeError) as e:
+        raise type(e)(f"board file {str(path)!r}, {e}") from None
     return board, None, bool(board.vacancies())
 
 
@@ -214,15 +218,15 @@ def read_file(path: str | Path) -> str:
         raise BoardTextError(f"board file {str(path)!r} is not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
-def load(path: str | Path) -> tuple[Board, Goal | None]:
+def load(path: str | Path, grid: str | None = None, rules: str | None = None) -> tuple[Board, Goal | None]:
     """Read a board file (see the module docstring); a path not ending in ``.toml`` is read
-    as a board drawn as text (:meth:`Board.from_text`, named by the file's stem; no goal),
-    as the command line reads it.
+    as a board drawn as text (:meth:`Board.from_text` with ``grid`` and ``rules``, named by
+    the file's stem; no goal), as the command line reads it with ``--grid`` and ``--rules``.
 
-    :raises BoardTextError: unreadable file, any fault :func:`loads` reports, or a
-        malformed drawing (the message names the file).
+    :raises BoardTextError: unreadable file, any fault :func:`loads` reports, a malformed
+        drawing (the message names the file), or ``grid`` or ``rules`` for a .toml file.
     """
-    board, goal, _ = load_with_start(path)
+    board, goal, _ = load_with_start(path, grid, rules)
     return board, goal
 
 
