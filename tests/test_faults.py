@@ -481,7 +481,17 @@ def test_a_signal_turned_into_an_import_error_leaves_the_guard_as_the_stop():
             raise ImportError("no module named highspy")
 
 
-def test_a_signal_whose_exception_was_caught_still_stops_the_enumeration_at_its_next_level():
+@pytest.fixture
+def sigint_default():
+    # Python's own Ctrl-C handler for the test: a run started as a shell's background job
+    # (a CI runner, say) inherits SIGINT ignored, and the guard leaves an ignored signal so
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def test_a_signal_whose_exception_was_caught_still_stops_the_enumeration_at_its_next_level(sigint_default):
     # a library's except clause (around an import, say) could swallow the KeyboardInterrupt
     # a signal raised: the guard keeps the signal, and the level loop raises it again
     import signal
@@ -520,7 +530,7 @@ def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monk
     assert stop.value.code == 130 and "interrupted" in err and json.loads(out)["reason"] == "interrupted"
 
 
-def test_an_error_that_a_signal_became_leaves_the_guard_as_the_stop():
+def test_an_error_that_a_signal_became_leaves_the_guard_as_the_stop(sigint_default):
     # Python wraps an exception raised in a class's __set_name__ in a RuntimeError: a Ctrl-C
     # as numpy made a class came out as one (a new user's find); after a signal, the guard
     # makes any error the stop, and with no signal an error stays what it is
