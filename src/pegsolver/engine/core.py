@@ -31,7 +31,6 @@ def _load(name: str, what: str, hint: str = "") -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as e:
-        stop_in_import(e)   # a signal as it loaded, not a missing build
         if not sys.platform.startswith("linux"):
             raise CoreMissingError(
                 f"pegsolver's {what} ({name}) is not built: the compiled core builds only on Linux (its "

@@ -23,7 +23,6 @@ import numpy as np
 from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal, plural
-from ..model.notation import group_moves
 from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
@@ -193,18 +192,26 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
         return unsolved(board, goal, Reason.EXHAUSTED, stats, "no sequence of moves reaches the goal: "
                         "beams by moves whose levels were never cut ran out of positions")
     beams = f"a beam by moves ({a.beam_width:,} positions a level)"
-    best, by = a.jumps, beams
-    if found.solved and (not best or len(found.moves) < len(group_moves(best))):
-        best, by = found.jumps, f"the {found.stats.member or found.stats.strategy} search"
-    if a.reason is Reason.SOLVED or best and len(group_moves(best)) == a.lower_bound:
+    # the beams' solution, or the first search's when it has fewer moves (a.upper_bound: the beams')
+    best, moves, by = a.jumps, a.upper_bound, beams
+    if found.solved and (moves is None or len(found.moves) < moves):
+        best, moves, by = found.jumps, len(found.moves), f"the {found.stats.member or found.stats.strategy} search"
+    if a.reason is Reason.SOLVED or moves == a.lower_bound:
         how = ("the start is the goal" if a.lower_bound == 0 else
                f"{by} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +
                ("its levels were never cut before the goal"
-                if by == beams and a.reason is Reason.SOLVED
+                if best is a.jumps and a.reason is Reason.SOLVED
                 and a.lower_bound > region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
                 else "as few as the lower bound (the full Merson regions of the start, or one move)"))
         return Solution(start, goal, True, Reason.SOLVED, best, stats, how, optimal=True,
                         lower_bound=a.lower_bound)
+    why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
+    ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
+    return Solution(start, goal, False, a.reason, best, stats,
+                    f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
+                    f"by the full Merson regions){'; best solution found by ' + by if best else ''}; beams "
+                    f"finished (positions a level, the solution's moves): {ran}", optimal=False,
+                    lower_bound=a.lower_bound)
     reason = a.reason
     why = "the widths ran out" if reason is Reason.BEAM else f"stopped by {STOPS.get(reason) or interrupt_name()}"
     ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
