@@ -253,6 +253,14 @@ def test_a_signal_stops_the_moves_of_one_sparse_position_at_once():
     assert time.monotonic() - t0 < 15 and "proved >= " in out
 
 
+def test_ctrl_c_after_fewest_moves_found_a_solution_is_still_exit_130():
+    # triangle 11: the first search finds a solution in under a second, the beams then run on
+    out, _ = stopped_by(signal.SIGINT, ["solve", "triangle11", "--fewest-moves", "--json"], 4.0, 30)
+    answer = json.loads(out)
+    assert answer["solved"] is True and answer["reason"] == "interrupted" and answer["optimal"] is False
+    assert len(answer["moves"]) >= 19 > answer["lower_bound"]   # A127500: 19 <= S(11)
+
+
 def test_fewest_moves_with_too_many_finishes_prints_only_its_error(capsys):
     # 10 pegs anywhere on the English board is 92,561,040 finishes: refused before the header
     code, out, err = run(capsys, "solve", "english", "--fewest-moves", "--pegs", "10")

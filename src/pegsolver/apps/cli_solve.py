@@ -40,8 +40,9 @@ DEFAULT_SECONDS = 60.0
 def add_solve_parser(sub: Subparsers) -> None:
     """The ``solve`` command's options."""
     s = sub.add_parser("solve", help="find a solution, or show there is none",
-                       description="Solve a board from its start to a goal. Exit code: 0 solved, "
-                                   "1 no solution (proved or limit reached), 2 bad input, 130 Ctrl-C.")
+                       description="Solve a board from its start to a goal. Exit code: 0 solved (with "
+                                   "--fewest-moves: a solution found, proved minimal or not), 1 no solution "
+                                   "(proved or limit reached), 2 bad input, 130 Ctrl-C.")
     add_board_args(s)
     add_vacant_arg(s)
     s.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
@@ -127,9 +128,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(sol.to_json(args.notation)))
     else:
         print(sol.to_text(args.notation, args.boards))
-    if sol.solved:
-        return EXIT_SOLVED
-    return EXIT_INTERRUPTED if sol.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
+    if sol.reason is Reason.INTERRUPTED:   # also when --fewest-moves found a solution before Ctrl-C
+        return EXIT_INTERRUPTED
+    return EXIT_SOLVED if sol.solved else EXIT_UNSOLVED
 
 
 def check_fewest_moves_args(args: argparse.Namespace) -> None:

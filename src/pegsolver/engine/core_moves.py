@@ -207,15 +207,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
                         lower_bound=a.lower_bound)
     why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
     ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
-    return Solution(start, goal, False, a.reason, best, stats,
-                    f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
-                    f"by the full Merson regions){'; best solution found by ' + by if best else ''}; beams "
-                    f"finished (positions a level, the solution's moves): {ran}", optimal=False,
-                    lower_bound=a.lower_bound)
-    reason = a.reason
-    why = "the widths ran out" if reason is Reason.BEAM else f"stopped by {STOPS.get(reason) or interrupt_name()}"
-    ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
-    return Solution(start, goal, False, reason, best, stats,
+    return Solution(start, goal, bool(best), a.reason, best, stats,   # solved, not proved minimal
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "
                     f"by the full Merson regions){'; best solution found by ' + by if best else ''}; beams "
                     f"finished (positions a level, the solution's moves): {ran}", optimal=False,

@@ -28,7 +28,8 @@ MOVES_HELP = {MOVES_STRATEGY: "bidirectional breadth-first search by moves, a pr
 class Solution:
     """The answer of :func:`solve`.
 
-    ``solved`` is True when ``jumps`` lead from ``start`` to the goal; otherwise ``reason``
+    ``solved`` is True when ``jumps`` lead from ``start`` to the goal (``reason`` is then
+    ``"solved"``, except under ``minimize="moves"``, below); otherwise ``reason``
     (a :class:`~pegsolver.engine.outcome.Reason`, equal to its words) says why not:
     ``"position class"`` or ``"pagoda"`` (proved impossible before any search;
     ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
@@ -45,9 +46,11 @@ class Solution:
 
     For a search by fewest moves (``solve(..., minimize="moves")``): ``optimal`` is True
     when ``jumps`` are proved to take the fewest moves; ``lower_bound`` is the fewest
-    moves any solution can take, as far as proved (None for the other searches). Under a
-    limit the answer is unsolved, ``jumps`` may hold the best solution found, and
-    ``lower_bound`` says how far the proof went.
+    moves any solution can take, as far as proved (None for the other searches). When a
+    limit (or the beams' widths, or Ctrl-C) stops the proof after a solution was found, the
+    answer is solved with the best solution found, ``optimal`` is False, ``reason`` says
+    what stopped the proof and ``lower_bound`` how far it went; with no solution found it
+    is unsolved.
     """
 
     start: Board
@@ -144,6 +147,8 @@ class Solution:
             lines.append("final: " + " ".join(name_of_hole(shape, h, style) for h in self.final.pegs()))
         if not self.solved:
             lines.append(self.unsolved_text())
+        elif self.optimal is False:
+            lines.append(f"not proved minimal: {self.explanation}")
         lines.append(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
                      f"table hits {st.table_hits:,}  table entries {st.table_entries:,}  "
                      f"table {st.table_bytes / 2**20:.2f} MiB  pagoda prunes {st.pagoda_prunes:,}  "
