@@ -158,11 +158,10 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :param minimize: None (any solution), or ``"moves"``: a solution with the fewest moves
         (a move: consecutive jumps by one peg), proved minimal by bidirectional breadth-first
         search by moves (:mod:`pegsolver.engine.fewest_moves`); ``optimal`` and
-        ``lower_bound`` on the answer say what was proved (a solution found before a limit
-        stopped the proof is solved, with ``optimal`` False and ``reason`` the limit's). Its levels take memory up to
-        ``limit.memory_bytes`` (default 4 GiB). Needs the default strategy and backend,
-        a goal that names its finish (or K pegs anywhere), and no order, beam width or
-        backward search.
+        ``lower_bound`` say what was proved (a solution found before a limit stopped the
+        proof is solved, not optimal). Levels take up to ``limit.memory_bytes`` (default
+        4 GiB). Needs the default strategy and backend, a goal that names its finish (or K
+        pegs anywhere), and no order, beam width or backward search.
     :returns: a :class:`Solution`, solved or with the reason it is not.
     :raises UnknownVariantError: unknown variant name.
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
