@@ -36,11 +36,6 @@ def figures(a):
 
 
 @pytest.fixture(scope="module")
-def triangle7_in_memory():
-    return analyse("triangle7")
-
-
-@pytest.fixture(scope="module")
 def triangle6_in_memory():
     return analyse("triangle6")
 
@@ -178,20 +173,24 @@ def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys
     assert "total positions: 1" in capsys.readouterr().out
 
 
-def test_a_killed_run_resumes_from_its_last_stored_level(tmp_path, triangle7_in_memory):
-    # kill -9 in the middle of a level: the levels stored before it stand, the rest is redone
-    code = ("from pegsolver.analysis import analyse\nimport sys\n"
-            f"analyse('triangle7', spill={str(tmp_path)!r}, memory_bytes=128 << 20, threads=2,"
-            " progress=lambda k, n: print(k, flush=True))\n")
+def test_a_killed_run_resumes_from_its_last_stored_level(tmp_path, triangle6_in_memory):
+    # kill -9 in the middle of a level: the levels stored before it stand, the rest is redone.
+    # Triangle 6 in 16 MiB (2 partitions a level, spilled); the child waits after each of its
+    # first 11 levels, so that the kill lands in a level from the 13th on, well before its end
+    code = ("from pegsolver.analysis import analyse\nimport time\n"
+            f"analyse('triangle6', spill={str(tmp_path)!r}, memory_bytes=16 << 20, threads=2,"
+            " progress=lambda k, n: (print(k, flush=True), k < 12 and time.sleep(0.05)))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
-        if int(line) >= 15:
+        if int(line) >= 12:
             proc.send_signal(signal.SIGKILL)
             break
-    proc.wait()
-    resumed = analyse("triangle7", spill=tmp_path, resume=True, memory_bytes=128 * MIB)
-    assert figures(resumed) == figures(triangle7_in_memory)
+    assert proc.wait() == -signal.SIGKILL    # killed before it ended
+    stored = {f: f.stat().st_mtime_ns for f in tmp_path.glob("forward_*/level_00[0-9]/*")}
+    resumed = analyse("triangle6", spill=tmp_path, resume=True, memory_bytes=16 * MIB)
+    assert figures(resumed) == figures(triangle6_in_memory)
+    assert len(stored) >= 10 and all(f.stat().st_mtime_ns == t for f, t in stored.items())   # not made again
 
 
 def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
