@@ -517,7 +517,8 @@ def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monk
     import signal
 
     from pegsolver.apps import entry
-    monkeypatch.setattr(entry, "_came", [KeyboardInterrupt()])
+    from pegsolver.engine import stopping
+    monkeypatch.setattr(stopping, "early_signals", [KeyboardInterrupt()])
     monkeypatch.setattr(sys, "argv", ["pegsolver", "solve", "english", "--json"])
     old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -556,14 +557,15 @@ def test_the_program_ends_on_a_signal_that_became_another_error_as_it_loaded(mon
     import signal
 
     from pegsolver.apps import entry
+    from pegsolver.engine import stopping
     real_import = builtins.__import__
 
     def loading(name, *args, **kwargs):   # the signal comes as cli loads, and becomes a RuntimeError
         if name == "cli":
-            entry._came.append(KeyboardInterrupt())
+            stopping.early_signals.append(KeyboardInterrupt())
             raise RuntimeError("Error calling __set_name__ on 'cached_property' instance")
         return real_import(name, *args, **kwargs)
-    monkeypatch.setattr(entry, "_came", [])
+    monkeypatch.setattr(stopping, "early_signals", [])
     monkeypatch.setattr(builtins, "__import__", loading)
     monkeypatch.setattr(sys, "argv", ["pegsolver", "solve", "english"])
     old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -574,3 +576,25 @@ def test_the_program_ends_on_a_signal_that_became_another_error_as_it_loaded(mon
         for sig, handler in old.items():
             signal.signal(sig, handler)
     assert stop.value.code == 130 and "interrupted" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("swallowed", [False, True])
+def test_a_signal_as_the_arguments_are_read_is_the_stop(monkeypatch, capsys, swallowed):
+    # a new user's find: SIGTERM as argparse read the arguments came out as its clean-up's
+    # AttributeError (a traceback), and a Ctrl-C there was lost (the run went on, exit 0)
+    import argparse
+
+    from pegsolver.apps.cli import main
+    from pegsolver.engine import stopping
+    monkeypatch.setattr(stopping, "early_signals", [])
+    real = argparse.ArgumentParser.parse_known_args
+
+    def reading(self, *args, **kwargs):   # the signal comes as the arguments are read
+        stopping.early_signals.append(KeyboardInterrupt())
+        if swallowed:
+            return real(self, *args, **kwargs)
+        raise AttributeError("'_StoreAction' object has no attribute 'save_nargs'")
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", reading)
+    assert main(["solve", "english", "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out)["reason"] == "interrupted" and "stopped by Ctrl-C" in err and "Traceback" not in err

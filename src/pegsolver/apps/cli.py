@@ -8,7 +8,7 @@ import sys
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from ..engine.outcome import Reason
-    from ..engine.stopping import interrupt_guard, interrupt_name
+    from ..engine.stopping import interrupt_guard, interrupt_name, raise_early_signal
     from ..errors import CoreMissingError, PegsolverError, Terminated
     from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
@@ -60,8 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
     args = None
     try:
-        parser, commands = build_parsers()
-        args, extra = parser.parse_known_args(argv)
+        try:
+            parser, commands = build_parsers()
+            args, extra = parser.parse_known_args(argv)
+        except Exception as e:   # after a signal, an error is the signal's (argparse's clean-up)
+            raise_early_signal(e)
+            raise
+        raise_early_signal()   # a signal whose exception was caught as the arguments were read
         if extra:  # the command's parser says it, so that its help is the one pointed to
             commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
         # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)

@@ -8,14 +8,13 @@ import signal
 import sys
 from typing import NoReturn
 
+from ..engine import stopping
 from ..errors import Terminated
-
-_came: list[KeyboardInterrupt] = []   # the signals that came while the modules loaded
 
 
 def _signalled(signum: int, frame: object) -> None:
     stop = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-    _came.append(stop)   # kept: a library's except clause around an import may catch it
+    stopping.early_signals.append(stop)   # kept: a library's except clause may catch it
     raise stop
 
 
@@ -30,13 +29,13 @@ def run() -> None:
     except KeyboardInterrupt as e:   # Ctrl-C or SIGTERM while the modules load
         stopped_while_loading(e)
     except Exception:
-        if _came:   # the signal's exception became another on the way up (a RuntimeError from
-            stopped_while_loading(_came[0])   # a class body numpy was making, once): the stop
+        if stopping.early_signals:   # the signal's exception became another on the way up (a
+            stopped_while_loading(stopping.early_signals[0])   # RuntimeError from a class numpy made)
         raise
-    if _came:   # one whose exception was caught on the way
-        stopped_while_loading(_came[0])
+    if stopping.early_signals:   # one whose exception was caught on the way
+        stopped_while_loading(stopping.early_signals[0])
     try:
-        code = main()   # it answers a signal itself, also before its command runs
+        code = main()   # it answers a signal itself, also one that came as it read its arguments
     except KeyboardInterrupt:   # one that came as it returned
         code = EXIT_INTERRUPTED
     sys.exit(code)

@@ -49,6 +49,18 @@ def raise_if_stopped() -> None:
         raise Terminated if _state.name == "SIGTERM" else KeyboardInterrupt
 
 
+# The signals that came before any guard was set (the program's entry point records them)
+early_signals: list[KeyboardInterrupt] = []
+
+
+def raise_early_signal(error: BaseException | None = None) -> None:
+    """Raise the first of :data:`early_signals` when one came: its exception may have been
+    caught on the way, or become another (a KeyboardInterrupt in argparse's clean-up comes
+    out as an AttributeError); ``error`` is the one it became."""
+    if early_signals:
+        raise early_signals[0] from error
+
+
 def stop_in_import(error: ImportError) -> None:
     """A compiled module's start-up turns a signal that comes while it loads into an
     ImportError: raise the stop it was (KeyboardInterrupt) when one came, else nothing.
