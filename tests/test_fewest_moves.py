@@ -592,3 +592,18 @@ def test_the_answer_says_what_stopped_the_beams_when_another_limit_stopped_the_p
     assert sol.reason is Reason.MEMORY_LIMIT and sol.stats.nodes == 773_211
     assert "stopped by the memory budget before" in sol.explanation
     assert "the beams after it were stopped by the node limit" in sol.explanation
+
+
+def test_a_short_time_limit_keeps_time_for_any_solution_when_the_beams_find_none():
+    # diamond f2 in 3 s: the proof and the beams took it all, and the search for any solution
+    # (0.03 s here) got 0.1 s and answered none once in four; now a tenth is kept for it
+    sol = solve("diamond", Goal.at("f2"), minimize="moves", limit=Limit(seconds=3))
+    assert sol.solved and not sol.optimal and sol.reason is Reason.TIME_LIMIT
+    assert_solves(sol, finish=[parse_hole(sol.start.shape, "f2")])
+
+
+def test_the_beams_own_share_of_time_is_not_called_the_time_limit():
+    from pegsolver.engine.fewest_solve import _beam_stop
+    assert _beam_stop(Reason.TIME_LIMIT, Limit()).startswith("their share of the time")
+    assert _beam_stop(Reason.TIME_LIMIT, Limit(seconds=10)) == "the time limit"
+    assert _beam_stop(Reason.NODE_LIMIT, Limit()) == "the node limit"

@@ -77,3 +77,19 @@ def test_solution_counts_stopped_by_a_limit_print_what_they_finished(capsys, mon
     assert len(data["solutions"]) >= len(done) > 0 and "vacancies were done" in captured.err
     whole = analysis.solution_counts("triangle6").to_json()["solutions"]
     assert all(data["solutions"][v] == whole[v] for v in data["solutions"])
+
+
+def test_a_table_by_moves_counts_a_solution_found_before_its_limit_as_solved_not_settled():
+    # as solve() answers it: solved, not optimal; the grid shows the bound and the solution's moves
+    from pegsolver import Limit
+    from pegsolver.engine.outcome import Reason
+    s = survey_vacancies("triangle5", minimize="moves", limit=Limit(nodes=1000))   # node counts: exact
+    found = [e for e in s if e.reason is Reason.SOLVED and not e.optimal]
+    assert found and all(e.jumps and e.lower_bound < e.moves for e in found)
+    assert not s.settled and s.shortest is None
+    text = s.to_text()
+    assert all(f"{e.lower_bound}-{e.moves}" in text for e in found) and "L-U: at least L proved" in text
+    data = s.to_json()
+    assert data["counts"]["solved"] == sum(1 for e in s if e.reason is Reason.SOLVED)
+    assert any(d["reason"] == "solved" and d["optimal"] is False and d["move_count"] > d["lower_bound"]
+               for d in data["entries"])

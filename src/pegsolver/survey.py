@@ -116,7 +116,8 @@ class Survey(list[Entry]):
         width = max(len(name(h)) for h in range(shape.size)) + 1
         grid = {(e.vacancy, e.finish): self._mark(e) for e in self}
         width = max([width, *(len(m) + 1 for m in grid.values())])
-        solved = "fewest moves (>=N: proved at least N, not settled)" if self.by_moves else "S solved"
+        solved = ("fewest moves (L-U: at least L proved, a solution of U found; >=N: at least N proved, no "
+                  "solution found)" if self.by_moves else "S solved")
         lines = [f"board: {shape.name}; rows: vacancy, columns: finish; "
                  f"{solved}, c position class, p pagoda, x exhausted search, ? not settled",
                  " " * width + "".join(f"{name(f):>{width}}" for f in range(shape.size))]
@@ -140,7 +141,9 @@ class Survey(list[Entry]):
     def _mark(self, e: Entry) -> str:
         if not self.by_moves or e.reason is not Reason.SOLVED and e.lower_bound is None:
             return MARKS.get(e.reason, "?")
-        return str(e.moves) if e.optimal else f">={e.lower_bound}"
+        if e.optimal:
+            return str(e.moves)
+        return f"{e.lower_bound}-{e.moves}" if e.reason is Reason.SOLVED else f">={e.lower_bound}"
 
 
 def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole, by_moves: bool) -> Entry | None:
@@ -201,7 +204,9 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             if entry is None:
                 t0 = time.perf_counter()
                 sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f), limit=each, minimize=minimize)
-                entry = Entry(v, f, sol.reason, sol.jumps, sol.stats.nodes, time.perf_counter() - t0,
+                # by moves, a solution found before a limit stopped the proof is solved (not optimal)
+                entry = Entry(v, f, Reason.SOLVED if sol.solved else sol.reason, sol.jumps, sol.stats.nodes,
+                              time.perf_counter() - t0,
                               optimal=sol.optimal, lower_bound=sol.lower_bound)
             if entry.jumps and (entry.reason is Reason.SOLVED or out.by_moves):
                 _replay(board, v, f, entry.jumps)

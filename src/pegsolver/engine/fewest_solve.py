@@ -13,7 +13,16 @@ from ..model.geometry import Jump
 from ..model.goal import Goal
 from ..model.notation import group_moves
 from ..proofs.merson import region_bound
-from .fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, Report, count_finishes, fewest_moves, move_group
+from .fewest_moves import (
+    BEAM_HOLES,
+    BEAM_SECONDS,
+    MAX_HOLES,
+    MovesAnswer,
+    Report,
+    count_finishes,
+    fewest_moves,
+    move_group,
+)
 from .limits import Limit
 from .outcome import Reason, Stats
 from .portfolio import Progress
@@ -24,6 +33,7 @@ STOPS = {Reason.NODE_LIMIT: "the node limit", Reason.TIME_LIMIT: "the time limit
          Reason.MEMORY_LIMIT: "the memory budget"}   # and Reason.INTERRUPTED: interrupt_name()
 INCUMBENT_SECONDS = 5.0         # at most, for any solution when a limit stops the proof and the beams find none
 PROOF_SHARE = 2 / 3             # of the node and time limits for the proof; the beams get the rest
+RESERVE_SHARE = 1 / 10          # of them, kept from the beams for a search for any solution if they find none
 
 
 def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solution], stats: Stats,
@@ -87,8 +97,12 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         return solve_by_beams(board, goal, limit, stats, incumbent, report)
     share = limit.replace(nodes=None if limit.nodes is None else max(1, int(limit.nodes * PROOF_SHARE)),
                           seconds=None if limit.seconds is None else limit.seconds * PROOF_SHARE)
-    left = None if share.nodes is None or limit.nodes is None else limit.nodes - share.nodes
-    seconds = None if share.seconds is None or limit.seconds is None else limit.seconds - share.seconds
+    # the beams get the rest less RESERVE_SHARE (with --seconds 5 the search for any solution got
+    # 0.1 s after the beams, and answered none once in four where it takes 0.03 s)
+    left = None if share.nodes is None or limit.nodes is None else \
+        limit.nodes - share.nodes - int(limit.nodes * RESERVE_SHARE)
+    seconds = None if share.seconds is None or limit.seconds is None else \
+        limit.seconds - share.seconds - min(INCUMBENT_SECONDS, limit.seconds * RESERVE_SHARE)
     beam = None if left == 0 else Limit(nodes=left, seconds=seconds)   # --nodes 1: all for the proof
     a = fewest_moves(board, goal, share, beam=beam, progress=report)
     stats = replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds, runs=1,
@@ -116,7 +130,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
                         f"a solution found by search has as few moves as proved necessary (by the levels by "
                         f"moves, or by the Merson regions): {levels}", optimal=True, lower_bound=a.lower_bound)
-    beams = (f"; the beams after it were stopped by {STOPS[a.beam_stop]}"
+    beams = (f"; the beams after it were stopped by {_beam_stop(a.beam_stop, limit)}"
              if a.beam_stop in STOPS and a.beam_stop is not a.reason else "")
     # a solution found is the answer (solved); the reason says what stopped the proof of its moves
     return Solution(board.with_pegs(board.pegs_mask), goal, bool(best), a.reason, best, stats,
@@ -136,6 +150,15 @@ def interrupted_before_moves(board: Board, goal: Goal, backend: str) -> Solution
                    f"least {bound}, by the Merson regions)")
     sol.optimal, sol.lower_bound = False, bound
     return sol
+
+
+def _beam_stop(stop: Reason, limit: Limit) -> str:
+    # what stopped the beams after the proof, in words: with no time limit given, their time is
+    # their own share (fewest_moves' beam, BEAM_SECONDS), not "the time limit"
+    if stop is Reason.TIME_LIMIT and limit.seconds is None:
+        return (f"their share of the time (a quarter of the proof's, at least {BEAM_SECONDS:g} s; "
+                "--seconds gives them the rest of its own)")
+    return STOPS[stop]
 
 
 def _stats_before_search(board: Board, goal: Goal, backend: str) -> Stats:
