@@ -93,3 +93,20 @@ def test_a_table_by_moves_counts_a_solution_found_before_its_limit_as_solved_not
     assert data["counts"]["solved"] == sum(1 for e in s if e.reason is Reason.SOLVED)
     assert any(d["reason"] == "solved" and d["optimal"] is False and d["move_count"] > d["lower_bound"]
                for d in data["entries"])
+
+
+def test_ctrl_c_in_a_pair_whose_solution_was_found_still_ends_a_table_by_moves(monkeypatch):
+    # solve() answers such a pair solved (reason: interrupted); the table must stop there
+    from dataclasses import replace
+
+    from pegsolver import survey
+    from pegsolver.engine.outcome import Reason
+    real, calls = survey.solve, []
+
+    def stopped_after_a_solution(board, goal, **kwargs):
+        calls.append(goal)
+        sol = real(board, goal, **kwargs)
+        return replace(sol, reason=Reason.INTERRUPTED, optimal=False) if sol.solved else sol
+    monkeypatch.setattr(survey, "solve", stopped_after_a_solution)
+    s = survey_vacancies("triangle4", minimize="moves")
+    assert s.interrupted and s[-1].jumps and len(s) < 16 and len(calls) <= len(s)

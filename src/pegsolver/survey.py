@@ -204,8 +204,10 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             if entry is None:
                 t0 = time.perf_counter()
                 sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f), limit=each, minimize=minimize)
-                # by moves, a solution found before a limit stopped the proof is solved (not optimal)
-                entry = Entry(v, f, Reason.SOLVED if sol.solved else sol.reason, sol.jumps, sol.stats.nodes,
+                # by moves, a solution found before a limit stopped the proof is solved (not optimal);
+                # after Ctrl-C the pair stays INTERRUPTED, which ends the survey below
+                solved = sol.solved and sol.reason is not Reason.INTERRUPTED
+                entry = Entry(v, f, Reason.SOLVED if solved else sol.reason, sol.jumps, sol.stats.nodes,
                               time.perf_counter() - t0,
                               optimal=sol.optimal, lower_bound=sol.lower_bound)
             if entry.jumps and (entry.reason is Reason.SOLVED or out.by_moves):
