@@ -1,15 +1,55 @@
 """The pegsolver program: SIGTERM ends it as Ctrl-C does while the command line's modules
 load (half a second) and its arguments are read, before a command's guard is set (it was
 killed by the signal then, with no word and no JSON); and a signal in that time is kept,
-so that one whose exception something caught as it loaded still ends the program."""
+so that one whose exception something caught as it loaded still ends the program.
+The signals are taken as soon as ``signal`` has loaded, before this module's own imports
+(a Ctrl-C 50 ms after the start came out as a traceback from them)."""
 from __future__ import annotations
 
 import signal
 import sys
-from typing import NoReturn
 
-from ..engine import stopping
-from ..errors import Terminated
+TYPE_CHECKING = False   # typing.TYPE_CHECKING without importing typing before the signals are taken
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+_first: list[int] = []   # the signals that came as this module's own imports loaded
+
+
+def _stop_early(signum: int, frame: object) -> None:
+    _first.append(signum)
+    raise KeyboardInterrupt
+
+
+def _take(handler: Any) -> dict[int, Any]:
+    # the signals the program may take (one a parent ignores stays ignored), and their old handlers
+    old: dict[int, Any] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) in (signal.SIG_DFL, signal.default_int_handler):
+            old[sig] = signal.signal(sig, handler)
+    return old
+
+
+def stopped_while_loading(stop: KeyboardInterrupt | int) -> NoReturn:
+    """Say that a signal (its exception, or its number) stopped the program before its
+    command began, and exit 130."""
+    term = stop == signal.SIGTERM if isinstance(stop, int) else type(stop).__name__ == "Terminated"
+    if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
+        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
+    print(f"pegsolver: {'stopped by SIGTERM' if term else 'interrupted'}", file=sys.stderr)
+    sys.exit(130)   # EXIT_INTERRUPTED, whose module may not have loaded
+
+
+_before = _take(_stop_early)
+try:
+    from ..engine import stopping
+    from ..errors import Terminated
+except KeyboardInterrupt:
+    stopped_while_loading(_first[0] if _first else signal.SIGINT)
+for _sig, _handler in _before.items():   # importing this module leaves the signals as they were
+    signal.signal(_sig, _handler)
+if _first:   # one whose exception was caught on the way
+    stopped_while_loading(_first[0])
 
 
 def _signalled(signum: int, frame: object) -> None:
@@ -20,9 +60,7 @@ def _signalled(signum: int, frame: object) -> None:
 
 def run() -> None:
     """Run ``pegsolver`` with ``sys.argv`` and exit with its code."""
-    for sig in (signal.SIGINT, signal.SIGTERM):   # one a parent ignores stays ignored
-        if signal.getsignal(sig) in (signal.SIG_DFL, signal.default_int_handler):
-            signal.signal(sig, _signalled)   # until the command's guard takes over
+    _take(_signalled)   # until the command's guard takes over
     try:
         from .cli import main
         from .cli_args import EXIT_INTERRUPTED
@@ -39,11 +77,3 @@ def run() -> None:
     except KeyboardInterrupt:   # one that came as it returned
         code = EXIT_INTERRUPTED
     sys.exit(code)
-
-
-def stopped_while_loading(e: KeyboardInterrupt) -> NoReturn:
-    """Say that a signal stopped the program before its command began, and exit 130."""
-    if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
-        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
-    print(f"pegsolver: {'stopped by SIGTERM' if isinstance(e, Terminated) else 'interrupted'}", file=sys.stderr)
-    sys.exit(130)   # EXIT_INTERRUPTED, whose module may not have loaded
