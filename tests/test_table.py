@@ -1,5 +1,6 @@
 """Single-vacancy tables: every entry solved (replayed) or proved, and proofs checked."""
 import json
+import re
 
 import pytest
 
@@ -89,6 +90,9 @@ def test_a_table_by_moves_counts_a_solution_found_before_its_limit_as_solved_not
     assert not s.settled and s.shortest is None
     text = s.to_text()
     assert all(f"{e.lower_bound}-{e.moves}" in text for e in found) and "L-U: at least L proved" in text
+    # every pair tried: the shortest is bracketed (triangle 5's is 9, OEIS A127500)
+    low, high = map(int, re.search(r"shortest: not known \(at least (\d+), (\d+) found\)", text).groups())
+    assert low <= 9 <= high and f"fewest moves proved: {sum(1 for e in s if e.optimal)})" in text
     data = s.to_json()
     assert data["counts"]["solved"] == sum(1 for e in s if e.reason is Reason.SOLVED)
     assert any(d["reason"] == "solved" and d["optimal"] is False and d["move_count"] > d["lower_bound"]

@@ -25,7 +25,7 @@ from typing import Any
 from .engine.outcome import Reason
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
-from .model.goal import Goal
+from .model.goal import Goal, plural
 from .model.notation import group_moves, hole_name, jump_name
 from .solver import Limit, resolve_board, solve
 
@@ -125,18 +125,32 @@ class Survey(list[Entry]):
             lines.append(f"{name(v):>{width}}" + "".join(f"{grid.get((v, f), ' '):>{width}}"
                                                          for f in range(shape.size)))
         counts = Counter(e.reason for e in self)
-        lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) + f"; {self.seconds:.1f} s")
+        proved = sum(1 for e in self if e.optimal)   # by moves: the solved pairs whose fewest moves are proved
+        lines.append(", ".join(f"{k}: {c}" + (f" (fewest moves proved: {proved})" if self.by_moves and
+                                               k is Reason.SOLVED else "") for k, c in sorted(counts.items()))
+                     + f"; {self.seconds:.1f} s")
         best = self.shortest
         if best is not None:
-            lines.append(f"shortest: {best.moves} moves, vacancy {name(best.vacancy)} -> finish {name(best.finish)}")
+            lines.append(f"shortest: {plural(best.moves, 'move')}, vacancy {name(best.vacancy)} -> finish "
+                         f"{name(best.finish)}")
         elif self.by_moves and self.settled:
             lines.append("shortest: none, no problem of this board can be solved")
         elif self.by_moves:
             open_ = sum(1 for e in self if e.reason not in MARKS or e.reason is Reason.SOLVED and not e.optimal)
             more = ("stopped before the rest" if self.interrupted else
                     "a longer --seconds, or more --table-mb, may settle them")
-            lines.append(f"shortest: not known, {open_} of {len(self)} pairs tried not settled ({more})")
+            lines.append(f"shortest: not known{self._bounds()}, {open_} of {len(self)} pairs tried not settled "
+                         f"({more})")
         return "\n".join(lines)
+
+    def _bounds(self) -> str:
+        # by moves, every pair tried: the shortest's bounds, " (at least L, U found)"
+        live = [e for e in self if not e.reason.proves_impossible]
+        if self.interrupted or len(self) < self.board.shape.size ** 2 or not live or \
+                any(e.lower_bound is None for e in live):
+            return ""
+        found = [e.moves for e in self if e.reason is Reason.SOLVED]
+        return f" (at least {min(e.lower_bound or 0 for e in live)}" + (f", {min(found)} found)" if found else ")")
 
     def _mark(self, e: Entry) -> str:
         if not self.by_moves or e.reason is not Reason.SOLVED and e.lower_bound is None:

@@ -42,7 +42,10 @@ def add_table_parser(sub: Subparsers) -> None:
                        description="For every single-vacancy start and every one-peg finish: solved (and "
                                    "replayed), or proved impossible by position class, pagoda function or "
                                    "exhaustive search. Marks: S solved, c class, p pagoda, x exhausted search, "
-                                   "? stopped at the time limit (nothing proved).")
+                                   "? stopped at the time limit (nothing proved); with --fewest-moves, N: the "
+                                   "fewest moves, proved; L-U: at least L proved, a solution of U found; >=N: "
+                                   "at least N proved, no solution found. Exit code 0 when every pair is "
+                                   "settled, else 1.")
     add_board_args(t)
     t.add_argument("--seconds", type=number, default=120.0, metavar="S",
                    help="time limit of one problem's search (the auto portfolio); 0 for none (default: 120)")

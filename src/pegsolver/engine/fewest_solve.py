@@ -46,7 +46,7 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
         return [], found_text, stats
     rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
-                         seconds=min(INCUMBENT_SECONDS, max(0.1, (limit.seconds or math.inf) - a.seconds)),
+                         seconds=min(INCUMBENT_SECONDS, max(1e-3, (limit.seconds or math.inf) - a.seconds)),
                          memory_bytes=None)
     found = incumbent(rest)
     if found.reason is Reason.INTERRUPTED:   # a table of problems must not go on to the next
