@@ -584,22 +584,33 @@ def test_one_parent_with_thousands_of_moves_stays_within_the_memory_budget():
 
 
 def test_the_answer_says_what_stopped_the_beams_when_another_limit_stopped_the_proof(monkeypatch):
-    # 24 MiB stops the proof; of 1.5 M nodes the beams get a third, and use it up: the
+    # 24 MiB stops the proof; of 1.5 M nodes the beams get a third less a tenth, and use it up: the
     # answer names both limits (it named only the proof's). The beams' own time is made
     # long, so that on a slow machine their nodes, not their seconds, stop them.
     monkeypatch.setattr(fewest_moves_module, "BEAM_SECONDS", 600.0)
     sol = solve("english", minimize="moves", limit=Limit(memory_bytes=24 << 20, nodes=1_500_000))
-    assert sol.reason is Reason.MEMORY_LIMIT and sol.stats.nodes == 773_211
+    assert sol.reason is Reason.MEMORY_LIMIT and sol.stats.nodes == 623_211   # a tenth kept from the beams
     assert "stopped by the memory budget before" in sol.explanation
     assert "the beams after it were stopped by the node limit" in sol.explanation
 
 
-def test_a_short_time_limit_keeps_time_for_any_solution_when_the_beams_find_none():
-    # diamond f2 in 3 s: the proof and the beams took it all, and the search for any solution
-    # (0.03 s here) got 0.1 s and answered none once in four; now a tenth is kept for it
+def test_a_short_time_limit_keeps_time_for_any_solution_when_the_beams_find_none(monkeypatch):
+    # diamond f2 in 5 s: the proof and the beams took it all, and the search for any solution
+    # (0.03 s here) got 0.1 s and answered none once in four; now a tenth is kept from the beams.
+    # The searches by moves are made to take all they are given and find nothing
+    from pegsolver.engine import fewest_solve
+    from pegsolver.engine.fewest_moves import MovesAnswer
+    given = []
+
+    def nothing_found(board, goal, share, beam=None, progress=None):
+        given.append(beam)
+        return MovesAnswer(Reason.TIME_LIMIT, 14, seconds=share.seconds + beam.seconds)
+    monkeypatch.setattr(fewest_solve, "fewest_moves", nothing_found)
     sol = solve("diamond", Goal.at("f2"), minimize="moves", limit=Limit(seconds=3))
-    assert sol.solved and not sol.optimal and sol.reason is Reason.TIME_LIMIT
+    assert given[0].seconds == pytest.approx(3 * (1 - 2 / 3 - 1 / 10))
+    assert sol.solved and not sol.optimal and sol.reason is Reason.TIME_LIMIT and sol.lower_bound == 14
     assert_solves(sol, finish=[parse_hole(sol.start.shape, "f2")])
+    assert "best solution found by the" in sol.explanation
 
 
 def test_the_beams_own_share_of_time_is_not_called_the_time_limit():

@@ -45,8 +45,10 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     Ctrl-C (or SIGTERM) stopped it, ``a.reason`` becomes INTERRUPTED: the caller stops too."""
     if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
         return [], found_text, stats
+    # at least 0.1 s (the searches before may overrun their share a little), less under a shorter limit
+    least = 0.1 if limit.seconds is None else min(0.1, limit.seconds * RESERVE_SHARE)
     rest = limit.replace(nodes=None if limit.nodes is None else limit.nodes - a.expanded,
-                         seconds=min(INCUMBENT_SECONDS, max(1e-3, (limit.seconds or math.inf) - a.seconds)),
+                         seconds=min(INCUMBENT_SECONDS, max(least, (limit.seconds or math.inf) - a.seconds)),
                          memory_bytes=None)
     found = incumbent(rest)
     if found.reason is Reason.INTERRUPTED:   # a table of problems must not go on to the next
