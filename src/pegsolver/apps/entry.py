@@ -33,7 +33,8 @@ def _take(handler: Any) -> dict[int, Any]:
 def stopped_while_loading(stop: KeyboardInterrupt | int) -> NoReturn:
     """Say that a signal (its exception, or its number) stopped the program before its
     command began, and exit 130."""
-    term = stop == signal.SIGTERM if isinstance(stop, int) else type(stop).__name__ == "Terminated"
+    # a number before errors.Terminated has loaded (this module's own imports); an exception after
+    term = stop == signal.SIGTERM if isinstance(stop, int) else isinstance(stop, Terminated)
     if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
         print('{"reason": "interrupted", "error": "interrupted before the command began"}')
     print(f"pegsolver: {'stopped by SIGTERM' if term else 'interrupted'}", file=sys.stderr)
