@@ -243,6 +243,11 @@ def test_toml_finish_takes_triangle_numbers():
         boardfile.loads('variant = "triangle5"\n[goal]\nfinish = 16\n')
 
 
+def test_toml_goal_with_more_pegs_than_the_start_names_the_file_and_line():
+    with pytest.raises(BoardTextError, match=r"^v.toml, line 7: goal pegs = 40 but the start has only 8$"):
+        boardfile.loads('board = """\nooo\no.o\nooo\n"""\n[goal]\npegs = 40\n', "v.toml")
+
+
 # ---- F14 --------------------------------------------------------------------------------------
 
 IMPORT_INTERRUPTED = r"""

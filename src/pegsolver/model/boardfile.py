@@ -175,6 +175,8 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     pegs = table.get("pegs", 1)
     if not isinstance(pegs, int) or isinstance(pegs, bool) or pegs < 1:
         raise fail("pegs", f"goal pegs must be a whole number of at least 1, not {pegs!r}")
+    if pegs > board.pegs_mask.bit_count():  # said here, where the file and line are known
+        raise fail("pegs", f"goal pegs = {pegs} but the start has only {board.pegs_mask.bit_count()}")
     try:
         if isinstance(finish, str) and finish.lower() in ("any", "anywhere"):
             return Goal.anywhere(pegs)
