@@ -93,7 +93,8 @@ class Survey(list[Entry]):
             return hole_name(shape, h, style)
         return {
             "board": shape.name, "seconds": self.seconds, "counts": dict(Counter(e.reason for e in self)),
-            "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish), "reason": e.reason,
+            "entries": [{"vacancy": name(e.vacancy), "finish": name(e.finish),
+                         "solved": e.reason is Reason.SOLVED, "reason": e.reason,
                          "jumps": [jump_name(shape, j, style) for j in e.jumps],
                          "nodes": e.nodes, "seconds": e.seconds,
                          "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
