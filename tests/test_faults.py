@@ -243,6 +243,19 @@ def test_toml_finish_takes_triangle_numbers():
         boardfile.loads('variant = "triangle5"\n[goal]\nfinish = 16\n')
 
 
+def test_toml_finish_fewest_is_solve_s_fewest_pegs_question(tmp_path, capsys):
+    text = 'board = """\nooooo\n"""\n[goal]\nfinish = "fewest"\n'
+    assert boardfile.loads(text)[1] == Goal.fewest()
+    with pytest.raises(BoardTextError, match=r"line 6: .*fewest.*leave pegs out"):
+        boardfile.loads(text + "pegs = 2\n")
+    path = tmp_path / "row.toml"
+    path.write_text('board = """\no o . o o\n"""\n[goal]\nfinish = "fewest"\n')
+    assert main(["solve", str(path), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["final"]) == 2   # oo.oo leaves 2 at best
+    assert main(["play", str(path)]) == 2
+    assert "finish = \"fewest\" is a question for solve" in capsys.readouterr().err
+
+
 def test_toml_goal_with_more_pegs_than_the_start_names_the_file_and_line():
     with pytest.raises(BoardTextError, match=r"^v.toml, line 7: goal pegs = 40 but the start has only 8$"):
         boardfile.loads('board = """\nooo\no.o\nooo\n"""\n[goal]\npegs = 40\n', "v.toml")

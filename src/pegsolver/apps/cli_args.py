@@ -291,6 +291,9 @@ def choose_goal(args: argparse.Namespace, board: Board, file_goal: Goal | None) 
             raise PegsolverError(f"--pegs must be at least 1, not {pegs}")
         return Goal.anywhere(pegs)
     if not args.finish:
+        if file_goal is not None and file_goal.fewest_pegs and getattr(args, "command", "solve") != "solve":
+            raise PegsolverError("the board file's finish = \"fewest\" is a question for solve; "
+                                 "here give --finish HOLE or --finish any")
         return file_goal or default_goal(board, args.strategy)
     words = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]  # each stands alone
     if words:

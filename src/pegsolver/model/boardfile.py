@@ -180,10 +180,14 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     try:
         if isinstance(finish, str) and finish.lower() in ("any", "anywhere"):
             return Goal.anywhere(pegs)
+        if isinstance(finish, str) and finish.lower() == "fewest":   # as solve --finish fewest
+            if "pegs" in table:
+                raise fail("pegs", "goal finish = \"fewest\" asks for the fewest pegs possible: leave pegs out")
+            return Goal.fewest()
         # A lone hole may be a number (finish = 13 on a triangle), as in 'vacant'.
         holes = finish if isinstance(finish, list) else [finish]
         if not holes or any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
-            raise fail("finish", f"goal finish must be a hole, a list of holes or 'any', not {finish!r}")
+            raise fail("finish", f"goal finish must be a hole, a list of holes, 'any' or 'fewest', not {finish!r}")
         indices = [parse_hole(board.shape, str(h)) for h in holes]
     except PegsolverError as e:
         if isinstance(e, BoardTextError):
