@@ -8,7 +8,8 @@ stops the proof, beams by moves give an upper bound (upper_bound in extra_info).
 moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
 BEAM_WIDTH positions a level, one from each vacancy class: triangles 6 to 8 (the published
 figures), and with PEGSOLVER_LONG_BENCHES=1 triangles 9 to 11 (wider beams; triangle 11:
-the published bounds are 19 <= S(11) <= 28). The search pruned by the Merson regions
+the published bounds are 19 <= S(11) <= 28), and the published fewest of triangles 9 and 10
+found by one wide beam each (PEGSOLVER_LONG_BENCHES=1). The search pruned by the Merson regions
 (shortest_over_board's at_most): none shorter than the published figure for triangles 6 and
 7, and with PEGSOLVER_LONG_BENCHES=1 for 8 to 10, and the figure found and proved by
 searching up to it. Work counters (positions expanded, chains of jumps) go in extra_info."""
@@ -169,3 +170,18 @@ def test_triangle11_beams(benchmark):
     # below the published upper bound: 22 moves at 200,000 positions a level (our figure)
     low, high = PUBLISHED_T11
     assert low <= _bench_beams(benchmark, 11, 10 * BEAM_WIDTH) < high
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves beams")
+@pytest.mark.parametrize("side, vacancy, width", [(9, 2, 400_000), (10, 4, 1_000_000)])
+def test_published_fewest_found(benchmark, side, vacancy, width):
+    # the published fewest (OEIS A127500) found by one wide beam from the vacancy (numeric
+    # notation) whose solution the tests replay; found, not proved (the Merson regions prove less)
+    board = find_variant(f"triangle{side}").board()
+    start = board.with_pegs(board.shape.full_mask & ~(1 << (vacancy - 1)))
+    run = benchmark.pedantic(beam_once, args=(start, Goal.anywhere(1), width, Limit(memory_bytes=8 << 30)),
+                             rounds=1, iterations=1)
+    benchmark.extra_info.update(width=width, vacancy=vacancy, moves=run.moves, expanded=run.nodes,
+                                chains=run.chains, peak_bytes=run.nbytes)
+    assert run.moves == SHORTEST[side]

@@ -156,8 +156,16 @@ T10_IN_18 = ("1-4, 7-2, 16-7, 6-1-4-11, 29-16-7, 31-16, 13-11-22, 15-13, 48-29-1
              "54-52-33-35-52, 55-36-53-51-32-17-19-8")
 
 
+# Triangle 9 in 16 moves (the published fewest, OEIS A127500), from vacancy 2 to one peg
+# at 11: found by a beam of 400,000 positions a level (README, Fewest moves).
+T9_IN_16 = ("7-2, 1-4, 16-7-2, 24-11, 41-24, 19-17-32, 39-24, 29-16-7-18-31, 43-41-24-39-22-24, "
+            "10-19-32-17, 21-10, 6-1-4-6-15, 45-43, 27-44-42-27-14-5-12-14, 36-21-10-19-34-32, "
+            "37-39-41-24-11")
+
+
 @pytest.mark.parametrize("side, text, vacancy, finish, count", [(11, T11_IN_22, 2, 65, 22),
-                                                                 (10, T10_IN_18, 4, 8, 18)])
+                                                                 (10, T10_IN_18, 4, 8, 18),
+                                                                 (9, T9_IN_16, 2, 11, 16)])
 def test_long_triangle_solutions_replay(side, text, vacancy, finish, count):
     shape = find_variant(f"triangle{side}").board().shape
     coords = shape.coords   # numeric hole k is coords[k - 1]: row by row from the top
