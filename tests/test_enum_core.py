@@ -1,8 +1,9 @@
 """The enumeration core's parts, checked one by one against plain Python: the legal-jump
-sets (both builds), counts past 2**64 (the wide path), and a level built through many
-small stage flushes."""
+sets (both builds), counts past 2**64 (the wide path), a level built through many
+small stage flushes, and a merge that stops at its deadline or when told."""
 import importlib
 import random
+import time
 
 import numpy as np
 import pytest
@@ -97,6 +98,46 @@ def test_counts_past_2_64_are_carried_and_kept_wide(E):
     got = {int(k): int(a) + (int(b) << 64) for k, a, b in zip(grand.keys_array(), lo, hi)}
     assert got == expected
     assert work.sequences == sum(expected.values()) == grand.total_count()
+
+
+@pytest.mark.parametrize("E", builds(), ids=lambda E: E.__name__)
+def test_a_merge_stops_at_its_deadline_and_at_the_halt_flag(E):
+    # A merge into fresh memory can take seconds: it looks for a stop as it goes.
+    board, mv, _ = moves(E, "english")
+    rng = random.Random(5)
+    parent = E.Level(True, 1 << 30, 1 << 15)
+    for _ in range(20_000):   # random positions: about 10 children each, past one look for a stop
+        parent.add(rng.getrandbits(board.shape.size), 1)
+    st = E.Stage(1 << 24)
+    st.reset(0, 2)
+    work = E.Work()
+    assert E.generate(mv, parent, 0, parent.slots_used, st, work) == parent.slots_used
+    assert work.children > 100_000
+    with pytest.raises(TimeoutError):
+        E.insert(E.Level(True, 1 << 30, 16), [st], 0, time.monotonic() - 1.0)
+    halt = np.ones(1, dtype=np.uint8)
+    with pytest.raises(InterruptedError):
+        E.insert(E.Level(True, 1 << 30, 16), [st], 0, 0.0, halt)
+    halt[0] = 0
+    whole = E.Level(True, 1 << 30, 16)
+    assert E.insert(whole, [st], 0, time.monotonic() + 600.0, halt)   # neither: all of it
+    assert whole.total_count() == work.sequences
+
+
+def test_a_run_whose_merge_passes_the_deadline_stops_by_the_time_limit(monkeypatch):
+    real = L.enum_core()
+
+    class Late:   # the core, every merge given a deadline already past
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def insert(self, out, stages, part, deadline=0.0, halt=None):
+            return real.insert(out, stages, part, time.monotonic() - 1.0, halt)
+    monkeypatch.setattr(L, "enum_core", Late)
+    for threads in (1, 2):
+        run = analyse("english", keep_positions=False, threads=threads)
+        assert str(run.stopped) == "time limit" and "time limit" in run.message
+        assert 0 < len(run.levels) < 32   # the levels before the first large merge
 
 
 def test_a_level_built_through_many_small_flushes_is_the_same(monkeypatch):

@@ -48,6 +48,7 @@ cdef enum:
     BUCKET_MIN_BLOCKS = 4   # and per bucket it takes
     TABLE_MIN_SLOTS = 1024  # slots a table has at least
     BATCH = 64              # children whose slots are fetched together
+    MERGE_POLL = 1024       # batches merged between looks for a stop (about a millisecond)
     HUGE_PAGE = 2 << 20
     MAPPED = 4 << 20        # allocations from this size up are mappings of their own
 

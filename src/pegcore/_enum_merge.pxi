@@ -11,13 +11,35 @@ cdef struct StageView:
     int entry_words
 
 
-def insert(Level out, stages, int part):
+cdef int merge_stopped(double deadline, const uint8_t* halt) noexcept nogil:
+    # 0, or why a merge stops: -3 the deadline passed, -4 a signal handler raised (main
+    # thread only), -5 another thread set the halt flag (it was interrupted)
+    if halt != NULL and halt[0]:
+        return -5
+    if deadline > 0 and now_seconds() >= deadline:
+        return -3
+    with gil:
+        if check_signals() != 0:
+            return -4
+    return 0
+
+
+def insert(Level out, stages, int part, double deadline=0.0, uint8_t[::1] halt=None):
     """Merge into ``out`` (partition ``part`` of the level being built) the children that
     ``stages`` hold for it, region by region. The stages are left as they are (reset
-    them once every partition is merged).
+    them once every partition is merged). A merge into fresh memory can take seconds
+    (the kernel clears each new page), so it looks for a stop every MERGE_POLL batches:
+    ``deadline`` (monotonic seconds, 0 for none), Ctrl-C or SIGTERM (their handler's
+    exception is raised, in the main thread), and ``halt[0]`` set by another thread.
+    A stopped merge leaves ``out`` part-merged: the level is to be dropped.
 
     :returns: False when ``out`` cannot grow within its budget.
+    :raises TimeoutError: the deadline passed.
+    :raises InterruptedError: ``halt[0]`` was set.
     """
+    cdef const uint8_t* halt_p = &halt[0] if halt is not None and halt.shape[0] > 0 else NULL
+    cdef int stopped = 0
+    cdef uint64_t polls = 0
     cdef int nst = len(stages), si, r, ew, c, k, nin, b
     cdef int rb = out.region_bits, pb = out.part_bits
     cdef Stage st
@@ -70,6 +92,12 @@ def insert(Level out, stages, int part):
                     nin = v.per_block if x != v.tail[b] else <int>(v.wpos[b] - e) // ew
                     start = 0
                     while start < nin and ok:
+                        polls += 1
+                        if polls % MERGE_POLL == 0:
+                            stopped = merge_stopped(deadline, halt_p)
+                            if stopped:
+                                ok = 0
+                                break
                         # find and fetch a batch's home slots, then merge the batch
                         batch = e + start * ew
                         nb = min(BATCH, nin - start)
@@ -133,6 +161,12 @@ def insert(Level out, stages, int part):
                 break
     out.n += added
     out.overflow = over
+    if stopped == -3:
+        raise TimeoutError("the deadline passed while a level was merged")
+    if stopped == -4:
+        raise_pending()
+    if stopped == -5:
+        raise InterruptedError("another thread's merge was interrupted")
     return bool(ok)
 
 

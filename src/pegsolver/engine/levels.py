@@ -221,20 +221,20 @@ class LevelRun:
         # Every thread expands its own table of the level chunk by chunk into its stage;
         # when a stage fills up (and at the end) every thread merges its partition's
         # children from all stages, and the stages are emptied.
-        E, P = self.E, self.threads
+        P = self.threads
         pos = [0] * P
         ends = [t.slots_used for t in cur]
         while True:
             stop = threading.Event()
             todo = [t for t in range(P) if pos[t] < ends[t]]
             reached = self._parallel(pool, [(self._stage_part, t, cur[t], pos[t], ends[t], works[t], stop)
-                                            for t in todo], stop)
+                                            for t in todo], stop.set)
             for t, r in zip(todo, reached):
                 pos[t] = r
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
             done = all(pos[t] >= ends[t] for t in range(P))
-            fits = self._parallel(pool, [(E.insert, nxt[p], self.stages, p) for p in range(P)])
+            fits = self._merge(pool, nxt)
             for st in self.stages:
                 st.reset(st.bucket_bits, st.entry_words)
             self.note()
@@ -243,6 +243,19 @@ class LevelRun:
                                             f"{size_text(self.budget)}")
             if done:
                 return
+
+    def _merge(self, pool: ThreadPoolExecutor | None, nxt: list[Table]) -> list[bool]:
+        # Every thread merges its partition of the stages. A merge into fresh memory can
+        # take seconds, so it looks for the deadline and Ctrl-C itself; the halt flag
+        # stops the other threads' merges once one thread's stop is raised here.
+        halt = np.zeros(1, dtype=np.uint8)
+        deadline = 0.0 if self.deadline is None else self.deadline
+        calls = [(self.E.insert, nxt[p], self.stages, p, deadline, halt) for p in range(self.threads)]
+        try:
+            fits: list[bool] = self._parallel(pool, calls, lambda: halt.fill(1))
+        except TimeoutError:
+            raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit") from None
+        return fits
 
     def _stage_part(self, t: int, table: Table, pos: int, end: int, work: Work, stop: threading.Event) -> int:
         # Thread t stages its table's children from slot pos, a chunk at a time, with no
@@ -264,15 +277,16 @@ class LevelRun:
         return pos
 
     @staticmethod
-    def _parallel(pool: ThreadPoolExecutor | None, calls: list[Call], stop: threading.Event | None = None) -> list[Any]:
+    def _parallel(pool: ThreadPoolExecutor | None, calls: list[Call],
+                  stop: Callable[[], None] | None = None) -> list[Any]:
         if pool is None:
             return [f(*args) for f, *args in calls]
         futures = [pool.submit(f, *args) for f, *args in calls]
         try:
             return [f.result() for f in futures]
-        except BaseException:  # Ctrl-C, or a thread's error: the others stop after their chunk
+        except BaseException:  # Ctrl-C, or a thread's error: stop tells the others to stop soon
             if stop is not None:
-                stop.set()
+                stop()
             raise
         finally:  # let the calls finish before unwinding
             wait(futures)
