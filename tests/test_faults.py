@@ -259,6 +259,12 @@ def test_toml_finish_fewest_is_solve_s_fewest_pegs_question(tmp_path, capsys):
 def test_toml_goal_with_more_pegs_than_the_start_names_the_file_and_line():
     with pytest.raises(BoardTextError, match=r"^v.toml, line 7: goal pegs = 40 but the start has only 8$"):
         boardfile.loads('board = """\nooo\no.o\nooo\n"""\n[goal]\npegs = 40\n', "v.toml")
+    every = ", ".join(f'"{r}{c}"' for r in "abc" for c in "123")   # 9 holes, 8 pegs at the start
+    lists_9 = r"^v.toml, line 7: goal finish lists 9 holes but the start has only 8 pegs$"
+    with pytest.raises(BoardTextError, match=lists_9):
+        boardfile.loads(f'board = """\nooo\no.o\nooo\n"""\n[goal]\nfinish = [{every}]\n', "v.toml")
+    with pytest.raises(BoardTextError, match=r"line 8: goal pegs = 2 but finish lists 1 hole$"):
+        boardfile.loads('board = """\nooo\no.o\nooo\n"""\n[goal]\nfinish = "b2"\npegs = 2\n', "v.toml")
 
 
 # ---- F14 --------------------------------------------------------------------------------------

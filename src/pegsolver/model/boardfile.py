@@ -36,7 +36,7 @@ from pathlib import Path
 from ..errors import BoardTextError, BoardTooLargeError, GoalError, PegsolverError
 from .board import Board
 from .geometry import RULES, grid_for
-from .goal import Goal
+from .goal import Goal, plural
 from .notation import hole_name, parse_hole
 from .textboard import parse_board_text
 
@@ -196,7 +196,10 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     if len(set(indices)) != len(indices):
         raise fail("finish", "goal finish lists a hole twice")
     if "pegs" in table and pegs != len(indices):
-        raise fail("pegs", f"goal pegs = {pegs} but finish lists {len(indices)} holes")
+        raise fail("pegs", f"goal pegs = {pegs} but finish lists {plural(len(indices), 'hole')}")
+    if len(indices) > board.pegs_mask.bit_count():
+        raise fail("finish", f"goal finish lists {plural(len(indices), 'hole')} but the start has only "
+                             f"{plural(board.pegs_mask.bit_count(), 'peg')}")
     return Goal.pattern(indices)
 
 
