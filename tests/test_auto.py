@@ -243,7 +243,7 @@ def test_cli_fewest_and_pegs(capsys):
 
 def test_numpy_numbers_are_taken_everywhere():
     s = start("english", "d4")
-    lim = Limit(nodes=np.int64(10**6), seconds=np.float32(30), table_bytes=np.int64(64 << 20))
+    lim = Limit(nodes=np.int64(10**6), seconds=np.float32(30), memory_bytes=np.int64(64 << 20))
     assert type(lim.nodes) is int and type(lim.seconds) is float and type(lim.table_bytes) is int
     sol = solve(s, Goal.at(np.int64(s.hole("d4"))), limit=lim, strategy="beam", beam_width=np.uint32(5000))
     assert_solves(sol, finish=[s.hole("d4")])

@@ -30,6 +30,7 @@ def test_goals_take_hole_names_and_check_themselves():
 @pytest.mark.parametrize("limit", [dict(nodes=2**70), dict(nodes=1.5), dict(nodes=0), dict(seconds=math.nan),
                                    dict(seconds=math.inf), dict(seconds=True), dict(table_bytes=math.nan),
                                    dict(table_bytes=10), dict(seconds=10**400), dict(memory_bytes=10**400)])
+@pytest.mark.filterwarnings("ignore:Limit\\(table_bytes:DeprecationWarning")   # the old name is checked too
 def test_limits_are_checked(limit):
     with pytest.raises(PegsolverError) as error:   # an int past a float's range was an OverflowError
         Limit(**limit)
@@ -243,3 +244,10 @@ def test_a_path_given_to_the_api_as_a_variant_points_to_the_board_file_reader():
     with pytest.raises(pegsolver.UnknownVariantError) as e:
         solve("englsh")
     assert "boardfile" not in str(e.value)
+
+
+def test_a_beam_width_for_a_strategy_without_a_beam_is_refused():
+    # as the command line refuses --beam-width with --strategy dfs
+    with pytest.raises(PegsolverError, match="beam_width applies to strategy 'beam'.*not to 'dfs'"):
+        pegsolver.solve("english", strategy="dfs", beam_width=10)
+    assert pegsolver.solve("english", strategy="beam", beam_width=10_000).solved

@@ -35,7 +35,7 @@ def test_triangle_14_in_the_128_bit_core():
 
 
 def test_beam_memory_budget_stops_cleanly():
-    sol = solve("diamond", strategy="beam", limit=Limit(table_bytes=1 << 20))
+    sol = solve("diamond", strategy="beam", limit=Limit(memory_bytes=1 << 20))
     assert not sol.solved and sol.reason == "memory limit"
     assert sol.stats.table_bytes <= 1 << 20
 

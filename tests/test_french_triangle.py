@@ -26,7 +26,7 @@ def test_french_centre_stops_at_its_node_limit_within_its_table_budget():
     board = pegsolver.find_variant("french").board()
     start = board.with_pegs(board.shape.full_mask & ~(1 << board.hole("d4")))
     budget = 1 << 20
-    sol = solve(start, Goal.anywhere(), limit=Limit(nodes=300_000, table_bytes=budget), proofs=False)
+    sol = solve(start, Goal.anywhere(), limit=Limit(nodes=300_000, memory_bytes=budget), proofs=False)
     assert not sol.solved and sol.reason == "node limit"
     assert sol.stats.nodes == 300_000
     assert 0 < sol.stats.table_bytes <= budget

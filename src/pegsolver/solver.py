@@ -167,7 +167,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
     :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
-    :raises PegsolverError: unknown strategy or backend, a beam width out of range, arguments
+    :raises PegsolverError: unknown strategy or backend, a beam width out of range or given
+        to a strategy other than beam or auto, arguments
         of the wrong type (progress not callable, proofs or backward not a bool), a limit
         that is not a Limit, a memory budget over 1 TiB or threads other than 1.
     """
@@ -176,6 +177,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     check_options(strategy, order, backend, progress, proofs, backward)
     limit = search_limit(limit)
     check_minimize(minimize, strategy, backend, order, backward, beam_width)
+    if width is not None and strategy not in ("beam", AUTO):
+        raise PegsolverError(f"beam_width applies to strategy 'beam' (or {AUTO!r}), not to {strategy!r}")
     if isinstance(goal, str):  # a hole name: one peg there
         goal = Goal.at(goal)
     if goal is not None and not isinstance(goal, Goal):
