@@ -172,7 +172,8 @@ def _dask() -> Any:
     try:
         return importlib.import_module("distributed")
     except ImportError:
-        raise ClusterError("--workers and --cluster need Dask distributed: pip install 'dask[distributed]'") from None
+        raise ClusterError("--workers and --cluster need Dask distributed: pip install \".[cluster]\" in the "
+                           "project's folder (as the README says), or pip install 'dask[distributed]'") from None
 
 
 # Workers started here spill what they hold (partitions, children) to their scratch
