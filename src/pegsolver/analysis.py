@@ -23,6 +23,7 @@ from collections.abc import Callable
 from .engine import level_memory as memory
 from .engine.core import enum_sizes
 from .engine.enumeration import Analysis, Level, SolutionCounts
+from .engine.level_counts import count_levels
 from .engine.level_memory import (
     STAGE_CAP,
     default_threads,
@@ -31,7 +32,7 @@ from .engine.level_memory import (
     level_bounds,
     stage_bytes,
 )
-from .engine.levels import STOP_REASONS, LevelRun, Perm, count_levels, symmetry_group
+from .engine.levels import STOP_REASONS, LevelRun, Perm, symmetry_group
 from .engine.limits import MIB, PIB, Limit, check_memory, check_seconds, check_threads, size_text
 from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError

@@ -41,11 +41,14 @@ def default_goal(board: Board, strategy: str) -> Goal:
     return board.default_goal
 
 
-def check_beam_width(width: object, name: str = "beam width") -> int:
-    """A beam width: positions kept per level, 1 to the core's widest (2**32 - 1).
+def check_beam_width(width: object, name: str = "beam width", strategy: str = "beam") -> int:
+    """A beam width: positions kept per level, 1 to the core's widest (2**32 - 1), for
+    ``strategy`` (the beam or auto: the others keep no beam).
 
     :raises PegsolverError: anything else; the message names ``name`` and the value.
     """
+    if strategy not in ("beam", AUTO):
+        raise PegsolverError(f"beam_width applies to strategy 'beam' (or {AUTO!r}), not to {strategy!r}")
     most = search_codes().max_beam_width
     whole = as_whole(width)
     if whole is None or not 1 <= whole <= most:
@@ -147,10 +150,9 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         complement of the finish to the complement of the start; its jumps in reverse
         order solve the original (the goal must name its holes).
     :param beam_width: positions the ``"beam"`` strategy keeps per level (1 to 2**32 - 1;
-        None: 20,000); its memory (levels kept for the path, plus one level's children and
-        their keys: about 30 bytes a child) counts against ``limit.table_bytes``.
-        ``"auto"`` doubles its beam's width every round up to this (None: until the
-        memory budget stops it).
+        None: 20,000): the levels kept and one level's children, about 30 bytes a child, in
+        ``limit.memory_bytes``. ``"auto"`` doubles its beam's width each round up to this
+        (None: up to the memory budget).
     :param progress: with ``"auto"``, called before each of its searches with a
         :class:`pegsolver.engine.portfolio.Progress` (for a status line); with
         ``minimize="moves"``, every quarter second or so while its levels or beams grow
@@ -167,18 +169,16 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :raises GoalError: a goal that cannot apply (more pegs than the start, ...).
     :raises BoardTooLargeError: more holes than the compiled core takes (128).
     :raises CoreMissingError: the compiled core is not built.
-    :raises PegsolverError: unknown strategy or backend, a beam width out of range or given
-        to a strategy other than beam or auto, arguments
-        of the wrong type (progress not callable, proofs or backward not a bool), a limit
-        that is not a Limit, a memory budget over 1 TiB or threads other than 1.
+    :raises PegsolverError: unknown strategy or backend, a beam width out of range or for a
+        strategy other than beam or auto, arguments of the wrong type (progress not callable,
+        proofs or backward not a bool), a limit that is not a Limit, a memory budget over
+        1 TiB or threads other than 1.
     """
     board = resolve_board(board)
-    width = None if beam_width is None else check_beam_width(beam_width)
     check_options(strategy, order, backend, progress, proofs, backward)
+    width = None if beam_width is None else check_beam_width(beam_width, strategy=strategy)
     limit = search_limit(limit)
     check_minimize(minimize, strategy, backend, order, backward, beam_width)
-    if width is not None and strategy not in ("beam", AUTO):
-        raise PegsolverError(f"beam_width applies to strategy 'beam' (or {AUTO!r}), not to {strategy!r}")
     if isinstance(goal, str):  # a hole name: one peg there
         goal = Goal.at(goal)
     if goal is not None and not isinstance(goal, Goal):
