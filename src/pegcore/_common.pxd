@@ -1,7 +1,7 @@
 # Declarations every pegcore module shares, written once: compiler builtins, the hash
 # multiply, the monotonic clock and Ctrl-C polling. Only C-level names and inline
 # functions live here, so cimporting them adds no import at run time.
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
@@ -25,3 +25,17 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int stop_asked(double deadline, const uint8_t* halt) noexcept nogil:
+    # For long loops without the GIL: 0, or why to stop: -3 the deadline (monotonic
+    # seconds, 0: none) passed, -4 a signal handler raised (Ctrl-C, SIGTERM; main thread
+    # only, the exception stays set for the caller), -5 another thread set *halt (NULL: none)
+    if halt != NULL and halt[0]:
+        return -5
+    if deadline > 0 and now_seconds() >= deadline:
+        return -3
+    with gil:
+        if check_signals() != 0:
+            return -4
+    return 0

@@ -98,7 +98,7 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
     # whose chains are countless, would otherwise take exponential time.
     cdef bits_t stack_b[CHAIN_STACK]
     cdef int stack_h[CHAIN_STACK]
-    cdef int sp = 0, h, i, j, lo, hi, fresh
+    cdef int sp = 0, h, i, j, lo, hi, fresh, why
     cdef uint64_t steps = 0
     cdef bits_t b, c, need, rest = pegs
     visited_clear(seen)
@@ -112,11 +112,9 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
             if hard and n[0] + SEEN_WEIGHT * seen.n >= hard:
                 return -2
             if (steps & 0xFFFF) == 0:
-                if deadline > 0 and now_seconds() >= deadline:
-                    return -3
-                with gil:
-                    if check_signals() != 0:
-                        return -4
+                why = stop_asked(deadline, NULL)
+                if why:
+                    return why
             if backward:
                 lo, hi = ch.to_start[h], ch.to_start[h + 1]
             else:

@@ -25,7 +25,7 @@
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport check_signals, prefetch, ctz64, popcount64, now_seconds, fib_hash
+from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds, fib_hash, stop_asked
 from pegcore._bits64 cimport bits_t
 
 import numpy as np

@@ -11,19 +11,6 @@ cdef struct StageView:
     int entry_words
 
 
-cdef int merge_stopped(double deadline, const uint8_t* halt) noexcept nogil:
-    # 0, or why a merge stops: -3 the deadline passed, -4 a signal handler raised (main
-    # thread only), -5 another thread set the halt flag (it was interrupted)
-    if halt != NULL and halt[0]:
-        return -5
-    if deadline > 0 and now_seconds() >= deadline:
-        return -3
-    with gil:
-        if check_signals() != 0:
-            return -4
-    return 0
-
-
 def insert(Level out, stages, int part, double deadline=0.0, uint8_t[::1] halt=None):
     """Merge into ``out`` (partition ``part`` of the level being built) the children that
     ``stages`` hold for it, region by region. The stages are left as they are (reset
@@ -94,7 +81,7 @@ def insert(Level out, stages, int part, double deadline=0.0, uint8_t[::1] halt=N
                     while start < nin and ok:
                         polls += 1
                         if polls % MERGE_POLL == 0:
-                            stopped = merge_stopped(deadline, halt_p)
+                            stopped = stop_asked(deadline, halt_p)
                             if stopped:
                                 ok = 0
                                 break
