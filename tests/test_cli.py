@@ -286,3 +286,24 @@ def test_the_status_line_rate_counts_from_the_first_report():
     assert r.update(11_000, 6.0) == 10_000.0     # 10,000 nodes in the second since
     assert r.update(12_000, 6.1) == 10_000.0     # kept until the next gap
     assert r.update(500, 6.5) is None            # a new count starts anew
+
+
+def test_an_interruption_while_the_answer_is_written_adds_no_answer_of_its_own(monkeypatch, capsys):
+    # Ctrl-C or SIGTERM as a long --json answer waits on a full pipe: the half-written
+    # answer gets no second JSON object after it, and stderr says the output is cut short.
+    import sys
+
+    import pegsolver.apps.cli as cli
+
+    def half(args):
+        print('{"board": "french", "table": [', end="")
+        raise KeyboardInterrupt
+    monkeypatch.setitem(cli.COMMANDS, "table", half)
+    assert main(["table", "french", "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert out == '{"board": "french", "table": ['
+    assert "while the answer was written: the output is incomplete" in err
+    assert not isinstance(sys.stdout, cli._Watched)   # put back after the command
+    monkeypatch.setitem(cli.COMMANDS, "table", lambda args: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert main(["table", "french", "--json"]) == 130   # nothing written yet: the interruption's answer
+    assert json.loads(capsys.readouterr().out)["reason"] == "interrupted"

@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any, TextIO, cast
 
 try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, like Ctrl-C later
     from ..engine.outcome import Reason
@@ -52,6 +53,21 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     return parser, dict(sub.choices)
 
 
+class _Watched:
+    """sys.stdout for one command, noting whether it has begun to write its answer (an
+    interruption then must not add an answer of its own to a half-written one)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self.inner, self.started = inner, False
+
+    def write(self, text: str) -> int:
+        self.started = self.started or bool(text)
+        return self.inner.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "table": cmd_table,
             "boards": cmd_boards, "play": cmd_play, "bench": cmd_bench, "count": cmd_count}
 
@@ -59,6 +75,7 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 def main(argv: list[str] | None = None) -> int:
     JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
     args = None
+    out: _Watched | None = None
     try:
         try:
             parser, commands = build_parsers()
@@ -73,8 +90,12 @@ def main(argv: list[str] | None = None) -> int:
         guard = interrupt_guard(ending=True)
         if args.command == "play":
             return cmd_play(args)
-        with guard:
-            code = COMMANDS[args.command](args)
+        sys.stdout = cast(TextIO, out := _Watched(sys.stdout))
+        try:
+            with guard:
+                code = COMMANDS[args.command](args)
+        finally:
+            sys.stdout = out.inner
         return code
     except (PegsolverError, CoreMissingError) as e:
         if getattr(args, "json", False):  # scripts reading stdout get the error too
@@ -83,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt as e:   # before a command had an answer to print (later, it prints its own)
         what = f"stopped by {'SIGTERM' if isinstance(e, Terminated) else interrupt_name()}"
+        if out is not None and out.started:   # as its answer was written: that answer is cut short
+            print(f"pegsolver: {what} while the answer was written: the output is incomplete", file=sys.stderr)
+            return EXIT_INTERRUPTED
         if getattr(args, "json", JsonErrorParser.wants_json):
             print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": f"{what} before the command had an answer"}))
         print(f"pegsolver: {what}", file=sys.stderr)
