@@ -116,3 +116,20 @@ def test_ctrl_c_in_a_pair_whose_solution_was_found_still_ends_a_table_by_moves(m
     monkeypatch.setattr(survey, "solve", stopped_after_a_solution)
     s = survey_vacancies("triangle4", minimize="moves")
     assert s.interrupted and s[-1].jumps and len(s) < 16 and len(calls) <= len(s)
+
+
+def test_ctrl_c_between_two_searches_ends_the_table_as_inside_one(monkeypatch):
+    # solve answers a Ctrl-C inside its search; one that lands between two searches (here
+    # in the replay of the third solution) ends the survey with that pair interrupted
+    import pegsolver.survey as S
+    real, calls = S._replay, []
+
+    def replay(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(S, "_replay", replay)
+    survey = survey_vacancies("triangle5")
+    assert survey.interrupted and len([e for e in survey if e.jumps]) == 2
+    assert survey[-1].reason is pegsolver.Reason.INTERRUPTED and len(survey) < 15 * 15

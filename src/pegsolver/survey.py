@@ -209,24 +209,17 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
     each = limit if limit is not None else Limit(seconds=seconds_per_problem)
     shape = board.shape
     n = shape.size
-    full = shape.full_mask
     done: dict[tuple[Hole, Hole], Entry] = {}
     out = Survey(board, minimize == "moves")
     start = time.perf_counter()
     for v in range(n):
         for f in range(n):
-            entry = _known(shape, done, v, f, out.by_moves)
-            if entry is None:
-                t0 = time.perf_counter()
-                sol = solve(board.with_pegs(full & ~(1 << v)), Goal.at(f), limit=each, minimize=minimize)
-                # by moves, a solution found before a limit stopped the proof is solved (not optimal);
-                # after Ctrl-C the pair stays INTERRUPTED, which ends the survey below
-                solved = sol.solved and sol.reason is not Reason.INTERRUPTED
-                entry = Entry(v, f, Reason.SOLVED if solved else sol.reason, sol.jumps, sol.stats.nodes,
-                              time.perf_counter() - t0,
-                              optimal=sol.optimal, lower_bound=sol.lower_bound)
-            if entry.jumps and (entry.reason is Reason.SOLVED or out.by_moves):
-                _replay(board, v, f, entry.jumps)
+            try:   # Ctrl-C between two searches (solve answers it inside one) ends the survey alike
+                entry = _known(shape, done, v, f, out.by_moves) or _searched(board, v, f, each, minimize)
+                if entry.jumps and (entry.reason is Reason.SOLVED or out.by_moves):
+                    _replay(board, v, f, entry.jumps)
+            except KeyboardInterrupt:
+                entry = Entry(v, f, Reason.INTERRUPTED)
             done[(v, f)] = entry
             out.append(entry)
             if progress:
@@ -235,6 +228,16 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole survey
                 return out
     return out
+
+
+def _searched(board: Board, v: Hole, f: Hole, limit: Limit, minimize: str | None) -> Entry:
+    # One pair settled by solve. By moves, a solution found before a limit stopped the
+    # proof is solved (not optimal); after Ctrl-C the pair stays INTERRUPTED, which ends the survey
+    t0 = time.perf_counter()
+    sol = solve(board.with_pegs(board.shape.full_mask & ~(1 << v)), Goal.at(f), limit=limit, minimize=minimize)
+    solved = sol.solved and sol.reason is not Reason.INTERRUPTED
+    return Entry(v, f, Reason.SOLVED if solved else sol.reason, sol.jumps, sol.stats.nodes,
+                 time.perf_counter() - t0, optimal=sol.optimal, lower_bound=sol.lower_bound)
 
 
 def __getattr__(name: str) -> object:
