@@ -163,10 +163,11 @@ def test_fourth_trial_findings(capsys, tmp_path):
     # a board file's vacancy list: empty, or a hole twice
     for text, message in (('variant = "french"\nvacant = []\n', "lists no hole"),
                           ('variant = "french"\nvacant = ["c1", "c1"]\n', "lists hole c1 twice"),
-                          ('variant = "french"\nvacant = [true]\n', "must be a hole or a list of holes"),
+                          ('variant = "french"\nvacant = [true]\n', "a list of holes (names or numbers), not [true]"),
                           ('variant = "french"\nvacant = 1.5\n', "not 1.5"),
                           ('board = "o o . o"\nvacant = "a1"\n', "already has vacant holes (c1)"),
-                          ('board = "o o o o"\nname = 5\n', "'name' must be a non-empty string, not 5")):
+                          ('board = "o o o o"\nname = 5\n', "'name' must be a non-empty string, not 5"),
+                          ('variant = "french"\nname = "mine"\n', "a variant keeps its own name")):
         path = tmp_path / "b.toml"
         path.write_text(text)
         code, _, err = run(capsys, "solve", str(path))
@@ -251,3 +252,17 @@ def test_a_beam_width_for_a_strategy_without_a_beam_is_refused():
     with pytest.raises(PegsolverError, match="beam_width applies to strategy 'beam'.*not to 'dfs'"):
         pegsolver.solve("english", strategy="dfs", beam_width=10)
     assert pegsolver.solve("english", strategy="beam", beam_width=10_000).solved
+
+
+def test_a_jump_order_for_the_seed_scan_is_refused():
+    # as the command line refuses --order with --strategy seed; the guided sort uses it for ties
+    with pytest.raises(PegsolverError, match="jump order does nothing with strategy 'seed'"):
+        pegsolver.solve("english", strategy="seed", order="down")
+    assert pegsolver.solve("triangle5", strategy="guided", order="down").solved
+
+
+def test_a_table_of_a_one_hole_board_says_why_it_has_no_problems(capsys):
+    code, _, err = run(capsys, "table", "rect1x1")
+    assert code == 2 and "has 1 hole: a single-vacancy table needs at least 2" in err
+    code, out, _ = run(capsys, "table", "rect1x2")
+    assert code == 0 and "solved: 2" in out

@@ -118,9 +118,20 @@ def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monk
 def test_a_negative_number_is_read_as_the_value_of_its_option(capsys):
     # argparse took '-1e3' for an option: "expected one argument"; now the value is named
     with pytest.raises(SystemExit) as stop:
-        main(["solve", "english", "--nodes", "-1e3"])
+        main(["solve", "english", "--nodes", "-2.5"])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and "argument --nodes: invalid int value: '-1e3'" in err
+    assert stop.value.code == 2 and "argument --nodes: invalid whole number value: '-2.5'" in err
+    code, _, err = run(capsys, "solve", "english", "--nodes", "-1e3")
+    assert code == 2 and "--nodes must be at least 1, not -1000" in err
+
+
+def test_a_count_of_nodes_is_read_as_seconds_are(capsys):
+    # --seconds took 1e3 and --nodes refused it; both take it now, and a fraction is refused
+    code, out, _ = run(capsys, "solve", "triangle5", "--nodes", "1e3", "--json")
+    assert code == 0 and json.loads(out)["solved"]
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "english", "--strategy", "beam", "--beam-width", "2.5"])
+    assert stop.value.code == 2 and "--beam-width: invalid whole number value: '2.5'" in capsys.readouterr().err
 
 
 def test_exhausted_search_exits_1(capsys):

@@ -69,8 +69,8 @@ def check_options(strategy: str, order: str | None, backend: str, progress: obje
                   backward: object) -> None:
     """solve()'s options, each one of its known values.
 
-    :raises PegsolverError: an unknown strategy, order or backend, a progress that is not
-        callable, or proofs or backward not a bool.
+    :raises PegsolverError: an unknown strategy, order or backend, an order with the seed
+        scan (which has none), a progress that is not callable, or proofs or backward not a bool.
     """
     if progress is not None and not callable(progress):
         raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
@@ -81,6 +81,8 @@ def check_options(strategy: str, order: str | None, backend: str, progress: obje
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
     if order is not None and order not in ORDERS:
         raise PegsolverError(f"unknown jump order {order!r}; expected one of {', '.join(ORDERS)}")
+    if order is not None and strategy == "seed":
+        raise PegsolverError("a jump order does nothing with strategy 'seed': the seed scans holes row by row")
     if backend not in BACKENDS:
         raise PegsolverError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
 
@@ -145,7 +147,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         when they forbid the problem, and prune the search with pagoda functions when the
         goal names its holes; False searches with neither (to measure the search alone).
     :param order: the static jump order to try (``compile.ORDERS``); default: the
-        strategy's (``"auto"``: every order). Not used by the seed scan or the guided sort.
+        strategy's (``"auto"``: every order); the guided sort breaks its ties in it. Refused
+        with ``"seed"``, whose scan takes holes row by row.
     :param backward: search the dual problem instead, by complement duality: from the
         complement of the finish to the complement of the start; its jumps in reverse
         order solve the original (the goal must name its holes).

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.outcome import Reason
+from .errors import GoalError
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal, plural
@@ -201,6 +202,7 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
         the survey's ``shortest`` is then the board's fewest over all pairs.
     :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`, or ``minimize``
         is unknown.
+    :raises GoalError: a board of one hole, where a vacancy leaves no peg.
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
@@ -209,6 +211,9 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
     each = limit if limit is not None else Limit(seconds=seconds_per_problem)
     shape = board.shape
     n = shape.size
+    if n < 2:
+        raise GoalError(f"board {shape.name!r} has 1 hole: a single-vacancy table needs at least 2 "
+                        "(the vacancy and a peg)")
     done: dict[tuple[Hole, Hole], Entry] = {}
     out = Survey(board, minimize == "moves")
     start = time.perf_counter()

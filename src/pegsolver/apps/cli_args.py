@@ -139,6 +139,21 @@ def number(text: str) -> float:
     return Typed(text)
 
 
+def whole(text: str) -> int:
+    """An option's count of nodes or positions: an integer, also typed as 1e6 or 1_000_000
+    (as --seconds takes 1e3); 1.5 or inf is argparse's "invalid whole number value"."""
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)   # float's own ValueError for words: argparse names the value
+        if not value.is_integer():
+            raise ValueError(text) from None
+        return int(value)
+
+
+whole.__name__ = "whole number"   # argparse's error names the type by it
+
+
 class Typed(float):
     """A number read from the command line that prints as it was typed, so that an error
     quotes the input (``1e999``, ``-5``), not the float it became (``inf``, ``-5.0``)."""

@@ -10,7 +10,7 @@ from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from . import bench
 from . import bench_report as report
-from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers, number
+from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers, number, whole
 from .output_paths import check_output_file
 from .progress import progress_bar
 
@@ -27,7 +27,7 @@ def add_bench_parser(sub: Subparsers) -> None:
                    help="problems to run, by name (default: all; --list)")
     n.add_argument("--strategies", nargs="+", action="extend", metavar="NAME",
                    help=f"strategy variants to run (default: all): {', '.join(bench.BENCH_STRATEGIES)}")
-    n.add_argument("--nodes", type=int, default=bench.DEFAULT_NODES, metavar="N",
+    n.add_argument("--nodes", type=whole, default=bench.DEFAULT_NODES, metavar="N",
                    help=f"stop a run after N positions; 0 for no limit (default: {bench.DEFAULT_NODES:,})")
     n.add_argument("--seconds", type=number, default=bench.DEFAULT_SECONDS, metavar="S",
                    help=f"stop a run after S seconds; 0 for no limit (default: {bench.DEFAULT_SECONDS:g})")

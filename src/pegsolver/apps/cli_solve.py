@@ -27,6 +27,7 @@ from .cli_args import (
     load_start,
     number,
     print_problem,
+    whole,
 )
 from .output_paths import check_output_file
 from .progress import Rate, progress_bar
@@ -58,10 +59,10 @@ def add_solve_parser(sub: Subparsers) -> None:
     s.add_argument("--backend", choices=BACKENDS, default="core", help="core (compiled) or reference (pure Python)")
     s.add_argument("--order", choices=ORDERS, help="static jump order to try (default: the strategy's); "
                                                    "down/up/right/left: jumps landing toward that side first")
-    s.add_argument("--beam-width", type=int, metavar="W",  # no default: given or not matters
+    s.add_argument("--beam-width", type=whole, metavar="W",  # no default: given or not matters
                    help=f"positions the beam keeps per level, with --strategy beam or auto (default: "
                         f"{DEFAULT_BEAM_WIDTH:,}); its memory counts against --table-mb")
-    s.add_argument("--nodes", type=int, metavar="N", help="stop after N positions (default: no limit)")
+    s.add_argument("--nodes", type=whole, metavar="N", help="stop after N positions (default: no limit)")
     s.add_argument("--seconds", type=number, default=DEFAULT_SECONDS, metavar="S",
                    help=f"stop after S seconds; 0 for no limit (default: {DEFAULT_SECONDS:g})")
     s.add_argument("--table-mb", type=number, metavar="MB",  # no default: given or not matters

@@ -101,7 +101,7 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
         raise fail(unknown[0], f"unknown key {unknown[0]!r}; expected {', '.join(sorted(KEYS))}")
     name = data.get("name", Path(source).stem if source != "board file" else "custom")
     if not isinstance(name, str) or not name.strip():
-        raise fail("name", f"'name' must be a non-empty string, not {name!r}")
+        raise fail("name", f"'name' must be a non-empty string, not {_shown(name)}")
     rules = data.get("rules")
     if rules is not None and rules not in RULES:
         raise fail("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
@@ -113,6 +113,8 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
             variant = find_variant(str(data["variant"]))
         except PegsolverError as e:
             raise fail("variant", str(e)) from None
+        if "name" in data:  # a catalogued board keeps its own name
+            raise fail("name", "'name' names a drawn board; a variant keeps its own name: leave 'name' out")
         if rules and rules != variant.rules:
             if rules != "diagonal":
                 raise fail("rules", f"rules {rules!r} do not apply to variant {data['variant']!r}")
@@ -128,7 +130,7 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
             raise fail("vacant", "'vacant' lists no hole; leave it out for the board's own start")
         if any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
             raise fail("vacant", f"'vacant' must be a hole or a list of holes (names or numbers), "
-                                 f"not {data['vacant']!r}")
+                                 f"not {_shown(data['vacant'])}")
         drawn = board.vacancies()
         if "board" in data and drawn:  # two starts: which one was meant cannot be told
             raise fail("vacant", "the drawing already has vacant holes "
@@ -146,6 +148,21 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
             raise fail("vacant", "'vacant' leaves no peg on the board")
     goal = _goal(data.get("goal"), board, fail)
     return board, goal, "vacant" in data or ("board" in data and bool(board.vacancies()))
+
+
+def _shown(value: object) -> str:
+    """A value read from TOML, spelled as TOML spells it (true, not Python's True)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_shown(v)}" for k, v in value.items()) + "}"
+    if hasattr(value, "isoformat"):  # TOML's dates and times
+        return str(value.isoformat())
+    return repr(value)  # numbers: TOML spells inf and nan as Python does
 
 
 def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | None) -> Board:
@@ -174,7 +191,7 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     finish = table.get("finish", "any")
     pegs = table.get("pegs", 1)
     if not isinstance(pegs, int) or isinstance(pegs, bool) or pegs < 1:
-        raise fail("pegs", f"goal pegs must be a whole number of at least 1, not {pegs!r}")
+        raise fail("pegs", f"goal pegs must be a whole number of at least 1, not {_shown(pegs)}")
     if pegs > board.pegs_mask.bit_count():  # said here, where the file and line are known
         raise fail("pegs", f"goal pegs = {pegs} but the start has only {board.pegs_mask.bit_count()}")
     try:
@@ -187,7 +204,8 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
         # A lone hole may be a number (finish = 13 on a triangle), as in 'vacant'.
         holes = finish if isinstance(finish, list) else [finish]
         if not holes or any(isinstance(h, bool) or not isinstance(h, (str, int)) for h in holes):
-            raise fail("finish", f"goal finish must be a hole, a list of holes, 'any' or 'fewest', not {finish!r}")
+            raise fail("finish", "goal finish must be a hole, a list of holes, 'any' or 'fewest', "
+                                 f"not {_shown(finish)}")
         indices = [parse_hole(board.shape, str(h)) for h in holes]
     except PegsolverError as e:
         if isinstance(e, BoardTextError):
