@@ -266,3 +266,13 @@ def test_a_table_of_a_one_hole_board_says_why_it_has_no_problems(capsys):
     assert code == 2 and "has 1 hole: a single-vacancy table needs at least 2" in err
     code, out, _ = run(capsys, "table", "rect1x2")
     assert code == 0 and "solved: 2" in out
+
+
+def test_rules_that_do_not_fit_the_grid_are_named_before_the_drawing_is_read(capsys, tmp_path):
+    # a triangle drawn and read on a square grid got a drawing error, not the clash
+    drawing = tmp_path / "t.txt"
+    drawing.write_text("  .\n o o\no o o\n")
+    code, _, err = run(capsys, "solve", str(drawing), "--grid", "square", "--rules", "triangular")
+    assert code == 2 and "rules 'triangular' do not fit a square grid; expected orthogonal or diagonal" in err
+    code, _, err = run(capsys, "solve", str(drawing), "--grid", "triangle", "--rules", "diagonal")
+    assert code == 2 and "rules 'diagonal' do not fit a triangle grid; expected triangular" in err

@@ -48,7 +48,8 @@ class MovesAnswer:
 
     ``jumps``: a solution with ``lower_bound`` moves when ``optimal``; otherwise the best
     solution the beams found after a limit (see :func:`fewest_moves`), or empty;
-    ``lower_bound``: every solution has at least this many moves; ``reason``: SOLVED,
+    ``lower_bound``: every solution has at least this many moves (after EXHAUSTED, the
+    moves searched when a side ran out: true of no solution, so it bounds nothing); ``reason``: SOLVED,
     EXHAUSTED (no solution at all: a side ran out of positions), BOUNDED (none of at most
     ``at_most`` moves, for a search told so) or the limit that stopped it; ``forward`` and
     ``backward``: the sizes of the levels made; ``expanded`` positions expanded and

@@ -52,13 +52,22 @@ _SQUARE_MAPS: tuple[Matrix, ...] = (
 def grid_for(grid: str | None, rules: str | None) -> str:
     """The grid named, or the one the rules need (square when neither is given).
 
-    :raises BoardTextError: unknown rules.
+    :raises BoardTextError: unknown rules, or rules that do not fit the grid named.
     """
     if rules is not None and rules not in RULES:
         raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
     if grid is None:
         return GRID_OF_RULES[rules] if rules else SQUARE
+    if rules is not None and grid in GRIDS:  # said before a drawing is read on the wrong grid
+        check_fit(grid, rules)
     return grid
+
+
+def check_fit(grid: str, rules: str) -> None:
+    """:raises BoardTextError: ``rules`` whose jumps do not run on ``grid``."""
+    if GRID_OF_RULES.get(rules) != grid:
+        fits = [r for r in RULES if GRID_OF_RULES[r] == grid]
+        raise BoardTextError(f"rules {rules!r} do not fit a {grid} grid; expected {' or '.join(fits)}")
 
 
 def _triangle_maps() -> tuple[Matrix, ...]:
@@ -126,9 +135,7 @@ class Shape:
         if grid not in GRIDS:
             raise BoardTextError(f"unknown grid {grid!r}; expected one of {', '.join(GRIDS)}")
         rules = rules or DEFAULT_RULES[grid]
-        if GRID_OF_RULES.get(rules) != grid:
-            fits = [r for r in RULES if GRID_OF_RULES[r] == grid]
-            raise BoardTextError(f"rules {rules!r} do not fit a {grid} grid; expected {' or '.join(fits)}")
+        check_fit(grid, rules)
         set_(self, "rules", rules)
         if not coords:
             raise BoardTextError(f"board {name!r} has no holes")
