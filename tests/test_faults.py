@@ -621,4 +621,7 @@ def test_a_signal_as_the_arguments_are_read_is_the_stop(monkeypatch, capsys, swa
     monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", reading)
     assert main(["solve", "english", "--json"]) == 130
     out, err = capsys.readouterr()
-    assert json.loads(out)["reason"] == "interrupted" and "stopped by Ctrl-C" in err and "Traceback" not in err
+    said = json.loads(out)
+    assert said["reason"] == "interrupted" and "Traceback" not in err
+    assert err == f"pegsolver: {said['error']}\n" == "pegsolver: stopped by Ctrl-C before the command had an answer\n"
+

@@ -107,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         if out is not None and out.started:   # as its answer was written: that answer is cut short
             print(f"pegsolver: {what} while the answer was written: the output is incomplete", file=sys.stderr)
             return EXIT_INTERRUPTED
+        what += " before the command had an answer"   # the same words in JSON and on stderr
         if getattr(args, "json", JsonErrorParser.wants_json):
-            print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": f"{what} before the command had an answer"}))
+            print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": what}))
         print(f"pegsolver: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
