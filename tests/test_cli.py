@@ -237,9 +237,11 @@ def test_ctrl_c_stops_a_whole_table():
 def test_a_triangle_drawn_on_the_square_grid_is_named_as_such(tmp_path, capsys):
     path = tmp_path / "half.txt"
     path.write_text(". o o\n o o\n  o\n")
-    for options in (["--grid", "square"], ["--rules", "triangular", "--grid", "square"]):
-        code, _, err = run(capsys, "solve", str(path), *options)
-        assert code == 2 and "line 2, column 2" in err and "read on the triangle grid" in err
+    code, _, err = run(capsys, "solve", str(path), "--grid", "square")
+    assert code == 2 and "line 2, column 2" in err and "read on the triangle grid" in err
+    # rules that cannot run on the grid named are the error, before the drawing is read
+    code, _, err = run(capsys, "solve", str(path), "--rules", "triangular", "--grid", "square")
+    assert code == 2 and "rules 'triangular' do not fit a square grid" in err and "line 2" not in err
     code, out, _ = run(capsys, "solve", str(path), "--rules", "triangular", "--json")
     assert code == 1 and json.loads(out)["start"] == ". o o\n o o\n  o"   # read as a triangle
 

@@ -48,6 +48,7 @@ COUNTERS = ("tests", "nodes", "dead_ends", "table_hits", "table_entries")
 @given(small_problems(), st.sampled_from(sorted(pegsolver.STRATEGIES)), st.sampled_from((None,) + ORDERS))
 def test_core_and_reference_agree(problem, strategy, order):
     board, goal = problem
+    order = None if strategy == "seed" else order   # the seed scan has no jump order to choose
     core = solve(board, goal, strategy=strategy, proofs=False, order=order)
     ref = solve(board, goal, strategy=strategy, backend="reference", proofs=False, order=order)
     assert core.solved == ref.solved

@@ -146,9 +146,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :param proofs: first test position classes and pagoda functions and answer at once
         when they forbid the problem, and prune the search with pagoda functions when the
         goal names its holes; False searches with neither (to measure the search alone).
-    :param order: the static jump order to try (``compile.ORDERS``); default: the
-        strategy's (``"auto"``: every order); the guided sort breaks its ties in it. Refused
-        with ``"seed"``, whose scan takes holes row by row.
+    :param order: the static jump order to try (``compile.ORDERS``); default: the strategy's
+        (``"auto"``: every order); the guided sort breaks ties in it; refused with ``"seed"``.
     :param backward: search the dual problem instead, by complement duality: from the
         complement of the finish to the complement of the start; its jumps in reverse
         order solve the original (the goal must name its holes).
