@@ -625,3 +625,21 @@ def test_a_signal_as_the_arguments_are_read_is_the_stop(monkeypatch, capsys, swa
     assert said["reason"] == "interrupted" and "Traceback" not in err
     assert err == f"pegsolver: {said['error']}\n" == "pegsolver: stopped by Ctrl-C before the command had an answer\n"
 
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_after_the_answer_ends_the_program_with_the_answer_s_code(sig):
+    # a signal as the interpreter shut down (an exit hook, Dask's threads) came out as a
+    # traceback after a complete answer; it now ends the program at once with the answer's code
+    import signal
+    script = (
+        "import atexit, os, signal, sys, time\n"
+        "import pegsolver.apps.cli as cli\n"
+        "from pegsolver.apps import entry\n"
+        f"atexit.register(lambda: (os.kill(os.getpid(), signal.{sig}), time.sleep(2)))\n"
+        "cli.main = lambda: (print('the answer'), 0)[1]\n"
+        "sys.argv = ['pegsolver']\n"
+        "entry.run()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")

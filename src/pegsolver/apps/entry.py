@@ -6,6 +6,7 @@ The signals are taken as soon as ``signal`` has loaded, before this module's own
 (a Ctrl-C 50 ms after the start came out as a traceback from them)."""
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -77,4 +78,20 @@ def run() -> None:
         code = main()   # it answers a signal itself, also one that came as it read its arguments
     except KeyboardInterrupt:   # one that came as it returned
         code = EXIT_INTERRUPTED
+    _take_after_answer(code)
     sys.exit(code)
+
+
+def _take_after_answer(code: int) -> None:
+    # The answer is complete: a signal as the interpreter shuts down (its threads and exit
+    # hooks: Dask's, numpy's) ends it at once with the answer's code, with no traceback.
+    def done(signum: int, frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):   # a reader gone, or a stream closed: nothing to save
+                pass
+        os._exit(code)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is _signalled:   # one a parent ignores stays ignored
+            signal.signal(sig, done)
