@@ -23,6 +23,12 @@ def test_goals_take_hole_names_and_check_themselves():
         solve("english", Goal(pegs=1, finish=frozenset()))
     with pytest.raises(GoalError, match="twice"):
         Goal.pattern(["d4", "d4"])
+    # the builders say it at once (these were refused only inside solve)
+    for build in (lambda: Goal.anywhere(0), lambda: Goal.anywhere(-1)):
+        with pytest.raises(GoalError, match="at least 1, not"):
+            build()
+    with pytest.raises(GoalError, match="must name at least one hole"):
+        Goal.pattern([])
     with pytest.raises(pegsolver.UnknownHoleError):
         solve("english", Goal.at("z9"))
 
@@ -276,3 +282,12 @@ def test_rules_that_do_not_fit_the_grid_are_named_before_the_drawing_is_read(cap
     assert code == 2 and "rules 'triangular' do not fit a square grid; expected orthogonal or diagonal" in err
     code, _, err = run(capsys, "solve", str(drawing), "--grid", "triangle", "--rules", "diagonal")
     assert code == 2 and "rules 'diagonal' do not fit a triangle grid; expected triangular" in err
+
+
+def test_count_refuses_a_second_finish(capsys):
+    # a second --finish replaced the first without a word (solve's adds holes)
+    with pytest.raises(SystemExit) as stop:
+        main(["count", "triangle5", "--finish", "1", "--finish", "13", "--json"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 2
+    assert json.loads(out)["error"] == "argument --finish: given twice (1 and 13); it takes one value"

@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NoReturn, TypeAlias, TypeVar, overload
+from typing import Any, NoReturn, TypeAlias, TypeVar, overload
 
 from ..errors import PegsolverError, UnknownVariantError
 from ..model import boardfile
@@ -152,6 +152,18 @@ def whole(text: str) -> int:
 
 
 whole.__name__ = "whole number"   # argparse's error names the type by it
+
+
+class Once(argparse.Action):
+    """An option that takes one value and refuses a second (argparse keeps the last one
+    silently, where solve's --finish adds holes: a second --finish here was dropped)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None:
+            parser.error(f"argument {option_string}: given twice ({before} and {values}); it takes one value")
+        setattr(namespace, self.dest, values)
 
 
 class Typed(float):

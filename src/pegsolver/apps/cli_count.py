@@ -27,11 +27,13 @@ from .cli_args import (
     EXIT_INTERRUPTED,
     EXIT_SOLVED,
     EXIT_UNSOLVED,
+    Once,
     Subparsers,
     add_board_args,
     add_vacant_arg,
     load_start,
     number,
+    whole,
 )
 from .progress import progress_bar
 
@@ -86,7 +88,8 @@ def add_count_parser(sub: Subparsers) -> None:
                                    "130 Ctrl-C.")
     add_board_args(c)
     add_vacant_arg(c)
-    c.add_argument("--finish", metavar="HOLE", help="one-peg finish: also count winning positions and solutions")
+    c.add_argument("--finish", metavar="HOLE", action=Once,
+                   help="one-peg finish: also count winning positions and solutions")
     c.add_argument("--by", choices=("jumps", "moves"), default="jumps",
                    help="levels by jumps (the default), or by moves (consecutive jumps by one peg): the positions "
                         "first reached in n moves, forward and, with a finish (--finish, or the board's own), "
@@ -94,7 +97,7 @@ def add_count_parser(sub: Subparsers) -> None:
     c.add_argument("--table", action="store_true",
                    help="solutions of every single-vacancy -> single-peg problem instead of one start")
     c.add_argument("--unreduced", action="store_true", help="count every position, not symmetry classes")
-    c.add_argument("--threads", type=int, metavar="N",
+    c.add_argument("--threads", type=whole, metavar="N",
                    help="threads, a power of two up to 64 (default: the CPUs available, rounded down to a "
                         "power of two)")
     c.add_argument("--memory-gb", type=number, metavar="GB",
@@ -110,7 +113,7 @@ def add_count_parser(sub: Subparsers) -> None:
     c.add_argument("--resume", metavar="DIR",
                    help="continue the run stored in DIR from its last finished level (give --memory-gb and "
                         "--threads again: they may differ from the first run's)")
-    c.add_argument("--workers", type=int, metavar="N",
+    c.add_argument("--workers", type=whole, metavar="N",
                    help="run the partitions on a Dask LocalCluster of N worker processes started here, "
                         "sharing --memory-gb (each spills to disk past 70%% of its share)")
     c.add_argument("--cluster", metavar="ADDRESS",

@@ -50,7 +50,7 @@ def add_solve_parser(sub: Subparsers) -> None:
                    help="goal: one peg at HOLE, the exact pattern of several holes, 'any' for one peg anywhere "
                         "(--pegs K for K pegs anywhere), or 'fewest': the fewest pegs the start can be reduced "
                         "to, proved; given twice, the holes join one pattern")
-    s.add_argument("--pegs", type=int, metavar="K", help="with --finish any (or no --finish): leave K pegs anywhere")
+    s.add_argument("--pegs", type=whole, metavar="K", help="with --finish any (or no --finish): leave K pegs anywhere")
     s.add_argument("--strategy", choices=list(SOLVE_STRATEGIES), default=DEFAULT_STRATEGY,
                    help="; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items()) + f" (default: {DEFAULT_STRATEGY})")
     s.add_argument("--backward", action="store_true",

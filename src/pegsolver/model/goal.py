@@ -68,9 +68,12 @@ class Goal:
     def anywhere(cls, pegs: int = 1) -> Goal:
         """``pegs`` pegs left, on any holes (an int, numpy integers too).
 
-        :raises GoalError: ``pegs`` is not a whole number.
+        :raises GoalError: ``pegs`` is not a whole number of at least 1.
         """
-        return cls(pegs=_whole(pegs, "a goal's peg count"))
+        count = _whole(pegs, "a goal's peg count")
+        if count < 1:   # said here, not first in solve()
+            raise GoalError(f"a goal must leave a whole number of pegs, at least 1, not {count}")
+        return cls(pegs=count)
 
     @classmethod
     def at(cls, hole: Hole | str) -> Goal:
@@ -84,12 +87,14 @@ class Goal:
     def pattern(cls, holes: Iterable[Hole | str] | Hole | str) -> Goal:
         """Exactly the pegs on ``holes`` left (names or 0-based indices).
 
-        :raises GoalError: a hole listed twice.
+        :raises GoalError: no hole, or a hole listed twice.
         """
         if isinstance(holes, str) or not hasattr(holes, "__iter__"):  # one hole, not an iterable of them
             listed = [_hole(holes)]
         else:
             listed = [_hole(h) for h in holes]
+        if not listed:
+            raise GoalError("a goal pattern must name at least one hole")
         if len(set(listed)) != len(listed):
             raise GoalError(f"goal pattern lists a hole twice: {listed!r}")
         return cls(pegs=len(listed), finish=frozenset(listed))
