@@ -262,3 +262,11 @@ def test_ctrl_c_in_the_search_for_any_solution_stops_the_answer(monkeypatch, nam
                                                         sol.goal.pegs)
     assert sol.reason is Reason.INTERRUPTED and not sol.jumps and sol.lower_bound == bound
     assert "stopped by Ctrl-C before the fewest moves were proved" in sol.to_text()
+
+
+@pytest.mark.parametrize("nodes", [1, 2, 7])
+def test_a_node_limit_over_64_holes_is_never_passed(nodes):
+    # the first search took the only node and the beams were still given one (2 of 1)
+    sol = solve("triangle11", minimize="moves", limit=Limit(nodes=nodes))
+    assert sol.reason == "node limit" and sol.stats.nodes <= nodes and not sol.optimal
+    assert sol.lower_bound == 16   # the full Merson regions, said also when no beam ran

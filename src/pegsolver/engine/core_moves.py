@@ -185,7 +185,11 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     if progress is not None:   # the status goes on from the first search's nodes and seconds
         def report(doing: str, nodes: int, seconds: float) -> None:
             progress(doing, nodes + found.stats.nodes, seconds + found.stats.seconds)
-    a = beam_fewest_moves(board, goal, rest, progress=report)
+    if limit.nodes is not None and found.stats.nodes >= limit.nodes:   # the first search took every node
+        a = MovesAnswer(Reason.NODE_LIMIT, region_bound(board.shape, board.pegs_mask, finish, goal.pegs),
+                        symmetries=len(goal_symmetries(board.shape, goal)))
+    else:
+        a = beam_fewest_moves(board, goal, rest, progress=report)
     stats = add_work(replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds,
                              runs=1, table_entries=a.positions, table_bytes=a.nbytes), found.stats)
     if a.reason is Reason.EXHAUSTED:
