@@ -259,3 +259,18 @@ def test_a_node_limit_is_refused_by_the_enumerations_not_ignored():
         with pytest.raises(PegsolverError, match=r"takes no node limit \(Limit\(nodes=10\)\).*seconds or memory_bytes"):
             call()
     assert analyse("triangle5", limit=Limit(seconds=60)).total == 1544   # the other limits are taken
+
+
+def test_a_finish_in_another_position_class_keeps_the_start_s_symmetries():
+    # such a finish has no winning position: fixing it too only made the count larger
+    # (English to c1 counted every position, 8 times the classes)
+    from pegsolver.engine.level_counts import class_forbids
+    from pegsolver.moves import count_moves
+    board = find_variant("triangle6").board()
+    assert class_forbids(board.shape, board.pegs_mask, 1) and not class_forbids(board.shape, board.pegs_mask, 0)
+    free = analyse(board)
+    out = analyse(board, finish=1)
+    assert (out.symmetries, out.total, out.solutions) == (free.symmetries, free.total, 0) == (2, 146_435, 0)
+    assert analyse(board, finish=0).symmetries == 2
+    by_moves = count_moves(board, finish=1)
+    assert by_moves.forward == count_moves(board).forward and by_moves.impossible

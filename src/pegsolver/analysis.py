@@ -2,7 +2,7 @@
 
 Level k holds the positions after k jumps (k fewer pegs than the start), each kept once
 per symmetry class (the board symmetries that fix the start, and the finish when one is
-given; none with ``reduced=False``). Each class carries the number of jump sequences
+given and in the start's position class; none with ``reduced=False``). Each class carries the number of jump sequences
 from the start that reach it, so the last levels give exact numbers of solutions.
 Backward analysis is forward analysis from the complement of the finish (complement
 duality); forward and backward levels meet in the winning positions.
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from .engine import level_memory as memory
 from .engine.core import enum_sizes
 from .engine.enumeration import Analysis, Level, SolutionCounts
-from .engine.level_counts import count_levels
+from .engine.level_counts import class_forbids, count_levels
 from .engine.level_memory import (
     STAGE_CAP,
     default_threads,
@@ -86,7 +86,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         by a second enumeration from the complement of the finish when it differs from
         the start. None: forward only (solutions are still given per finish hole).
     :param reduced: count positions up to the board's symmetries that fix the start (and
-        the finish); False counts every position.
+        the finish, unless out of its position class); False counts every position.
     :param limit: threads, memory and seconds (:class:`~pegsolver.Limit`; a node limit is
         refused). ``threads``, ``memory_bytes`` and ``seconds`` give the same one by one:
         threads expanding each level (a power of two; default: the CPUs available, rounded
@@ -131,7 +131,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
     _check_budget(memory_bytes, threads, shape, cluster is None)
     t0 = time.monotonic()
-    group = symmetry_group(shape, [start] if finish is None else [start, 1 << finish], reduced)
+    # a finish no position reaches (another position class) fixes no symmetry: counts only forward
+    fixed = [start] if finish is None or class_forbids(shape, start, finish) else [start, 1 << finish]
+    group = symmetry_group(shape, fixed, reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
     # every run starts: the bound is loose; the run stops cleanly before a level that cannot fit
     bound = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)

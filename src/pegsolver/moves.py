@@ -39,8 +39,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
                 limit: Limit | None = None, progress: Progress | None = None) -> MoveCount:
     """The positions first reached in n moves, for every n: forward from ``board`` and, with
     a ``finish`` hole (name or index), backward from one peg there, one position per
-    symmetry class (the symmetries fixing the start and the finish; none with
-    ``reduced=False``).
+    symmetry class (the symmetries fixing the start and the finish, or the start alone when
+    the finish is proved out of reach; none with ``reduced=False``).
 
     :param limit: seconds, positions expanded (``nodes``) and memory in bytes for the
         levels and the set of positions seen (default: 3/4 of the memory available).
@@ -61,8 +61,10 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
         raise GoalError(f"finish must be a hole of {shape.name!r} (0 to {shape.size - 1}), not {finish!r}")
     limit = enum_limit(limit, None, None, None)
     goal = Goal.anywhere() if hole is None else Goal.at(hole)
-    group = move_group(shape, [board.pegs_mask], goal) if reduced else [tuple(range(shape.size))]
     proof = None if hole is None else impossibility(board, goal)   # class or pagoda: no backward side
+    # a finish proved out of reach fixes no symmetry: only the forward side is counted
+    fixing = Goal.anywhere() if proof else goal
+    group = move_group(shape, [board.pegs_mask], fixing) if reduced else [tuple(range(shape.size))]
     return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1] if proof else "")
 
 
