@@ -133,3 +133,7 @@ def test_ctrl_c_between_two_searches_ends_the_table_as_inside_one(monkeypatch):
     survey = survey_vacancies("triangle5")
     assert survey.interrupted and len([e for e in survey if e.jumps]) == 2
     assert survey[-1].reason is pegsolver.Reason.INTERRUPTED and len(survey) < 15 * 15
+    said = survey.to_json()   # the JSON says so too, as the whole table's does
+    assert (said["interrupted"], said["settled"]) == (True, False) and "shortest" not in said
+    whole = survey_vacancies("triangle4").to_json()
+    assert (whole["interrupted"], whole["settled"]) == (False, True)

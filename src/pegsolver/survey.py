@@ -87,7 +87,8 @@ class Survey(list[Entry]):
             e.reason is Reason.SOLVED and not e.optimal for e in self))
 
     def to_json(self, style: str = "algebraic") -> dict[str, Any]:
-        """JSON-ready data: the board, seconds, the count of each reason and every entry."""
+        """JSON-ready data: the board, seconds, the count of each reason, every entry, whether
+        every pair is settled and whether Ctrl-C ended the survey (by moves: the shortest)."""
         shape = self.board.shape
 
         def name(h: Hole) -> str:
@@ -102,7 +103,8 @@ class Survey(list[Entry]):
                          **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
                              "lower_bound": e.lower_bound} if self.by_moves else {})}
                         for e in self],
-            **({"shortest": self._shortest_json(name), "settled": self.settled} if self.by_moves else {})}
+            "settled": self.settled, "interrupted": self.interrupted,
+            **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
 
     def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
         best = self.shortest
