@@ -270,3 +270,13 @@ def test_class_bound_for_several_pegs():
     pairs = any(position_class(shape, 1 << a | 1 << b) == target
                 for a in range(shape.size) for b in range(a + 1, shape.size))
     assert pairs
+
+
+def test_progress_says_which_search_sends_it():
+    # the status line hid the portfolio's round 0, taking it for the search by moves
+    seen: list = []
+    pegsolver.solve("triangle5", progress=seen.append)
+    assert seen and seen[0].round == 0 and not any(p.by_moves for p in seen)
+    by_moves: list = []
+    pegsolver.solve("triangle5", minimize="moves", progress=by_moves.append)   # the first check reports
+    assert by_moves and all(p.by_moves and p.round == 0 for p in by_moves)

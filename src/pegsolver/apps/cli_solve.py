@@ -118,7 +118,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             fewest = "" if p.fewest_left is None else f", fewest pegs met {p.fewest_left}"
             r = per_second.update(p.nodes, p.seconds)
             rate = "" if r is None else f", {r:,.0f} nodes/s"
-            rnd = f"round {p.round}, " if p.round else ""   # round 0: a search by moves
+            rnd = "" if p.by_moves else f"round {p.round}, "   # the portfolio's rounds count from 0
             bar.status(f"{rnd}{p.member}, {p.nodes:,} nodes{rate}{fewest}")
         sol = solve(board, goal, strategy=args.strategy, limit=limit, backend=args.backend, proofs=args.proofs,
                     order=args.order, backward=args.backward, beam_width=args.beam_width, progress=progress,

@@ -92,7 +92,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
 
     def tell(what: str, nodes: int, seconds: float) -> None:
         if progress is not None:
-            progress(Progress(what, 0, 1, nodes, seconds, None))
+            progress(Progress(what, 0, 1, nodes, seconds, None, by_moves=True))
     report: Report | None = tell if progress is not None else None
     if board.shape.size > MAX_HOLES:   # past the levels by moves: beams only
         from .core_moves import solve_by_beams  # it builds on this module's answers

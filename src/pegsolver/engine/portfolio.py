@@ -101,8 +101,8 @@ class Progress:
     """Where the portfolio stands, given to ``solve(progress=...)`` before each run:
     the member about to run, the round, the runs, nodes and seconds so far, and the fewest
     pegs of a dead end met so far (None before any). A search by moves gives one every
-    quarter second or so: what it is making as ``member``, round 0, the positions it
-    expanded as ``nodes``."""
+    quarter second or so (``by_moves`` True): what it is making as ``member``, round 0,
+    the positions it expanded as ``nodes``."""
 
     member: str
     round: int
@@ -110,6 +110,7 @@ class Progress:
     nodes: int
     seconds: float
     fewest_left: int | None
+    by_moves: bool = False
 
 
 @dataclass
