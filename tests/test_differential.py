@@ -124,3 +124,9 @@ def test_beam_cuts_the_same_on_real_boards(name, width):
     assert core.reason in ("solved", "beam")
     if core.solved:
         assert_solves(core, finish=sorted(core.goal.finish) if core.goal.finish else None, pegs_left=1)
+
+
+def test_the_reference_table_reports_its_memory():
+    # it said 0.00 MiB beside thousands of entries
+    sol = solve("triangle6", strategy="table", backend="reference", proofs=False)
+    assert sol.stats.table_entries > 100 and sol.stats.table_bytes > 28 * sol.stats.table_entries

@@ -7,6 +7,7 @@ Slow: use it on boards of a few dozen holes and short searches.
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import NotRequired, TypedDict
@@ -16,6 +17,11 @@ from .compile import Problem
 # The stops by the names the core gives its stop codes (core.search_codes().stops).
 STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT, STOP_BEAM = "none", "nodes", "seconds", "interrupt", "beam"
 
+
+
+def _set_bytes(keys: set[int]) -> int:
+    # what Python holds for the dead-position set: its hash table and each int key
+    return sys.getsizeof(keys) + sum(sys.getsizeof(k) for k in keys)
 
 class SearchResult(TypedDict):
     """What one search returns, from the compiled core (``pegcore._search64.search``) and
@@ -72,7 +78,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> Searc
         "table_hits": s.table_hits,
         "pagoda_prunes": s.pagoda_prunes,
         "table_entries": s.entries if beam else len(s.dead),
-        "table_bytes": 0,
+        "table_bytes": 0 if beam else _set_bytes(s.dead),
         "table_replaced": 0,
         "seconds": time.monotonic() - s.t0,
         "best_pegs": None if beam else s.fewest_pegs,
