@@ -291,3 +291,18 @@ def test_count_refuses_a_second_finish(capsys):
     out = capsys.readouterr().out
     assert stop.value.code == 2
     assert json.loads(out)["error"] == "argument --finish: given twice (1 and 13); it takes one value"
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(workers=-1), "workers must be a whole number from 1 to 256, not -1"),   # it hung, starting no cluster
+    (dict(workers=0), "workers must be a whole number from 1 to 256, not 0"),     # it ran, where --workers 0 is refused
+    (dict(workers=True), "not True"),
+    (dict(spill=123), "spill is a directory (a str or os.PathLike), not 123"),   # a bare TypeError
+    (dict(cluster=5), "cluster is a scheduler's address"),
+    (dict(workers=2, cluster="tcp://127.0.0.1:1"), "give one of them"),
+])
+def test_analyse_checks_where_a_run_goes_as_the_command_line_does(options, message):
+    from pegsolver.analysis import analyse
+    with pytest.raises(PegsolverError) as e:
+        analyse("triangle5", **options)
+    assert message in str(e.value)

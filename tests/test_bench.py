@@ -284,6 +284,9 @@ def test_list(capsys):
     code, out, _ = run(capsys, "bench", "--list")
     assert code == 0
     assert all(name in out for name in PROBLEMS) and all(name in out for name in BENCH_STRATEGIES)
+    # options for runs are refused with it, not ignored (a new user's find)
+    code, out, err = run(capsys, "bench", "--list", "--problems", "english-centre", "--csv", "x.csv")
+    assert code == 2 and not out and "--problems and --csv would do nothing: drop --list" in err
 
 
 # --- bad input ------------------------------------------------------------------------------

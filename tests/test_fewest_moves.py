@@ -313,7 +313,8 @@ def test_cli(capsys):
     assert "shortest: 5 moves" in capsys.readouterr().out
     for argv, words in ((["solve", "english", "--fewest-moves", "--strategy", "dfs"], "--strategy dfs"),
                         (["solve", "english", "--fewest-moves", "--finish", "fewest"], "fewest"),
-                        (["count", "english", "--by", "moves", "--spill", "x"], "--spill")):
+                        (["count", "english", "--by", "moves", "--spill", "x"], "--spill"),
+                        (["count", "english", "--by", "moves", "--table"], "table BOARD --fewest-moves")):
         assert main(argv) == 2
         assert words in capsys.readouterr().err
 

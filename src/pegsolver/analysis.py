@@ -33,7 +33,7 @@ from .engine.level_memory import (
     stage_bytes,
 )
 from .engine.levels import STOP_REASONS, LevelRun, Perm, symmetry_group
-from .engine.limits import MIB, PIB, Limit, check_memory, check_seconds, check_threads, size_text
+from .engine.limits import MIB, PIB, Limit, as_whole, check_memory, check_seconds, check_threads, size_text
 from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
@@ -41,6 +41,8 @@ from .model.geometry import Shape
 from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
 from .solver import resolve_board
+
+MAX_WORKERS = 256   # Dask worker processes a run starts here at most
 
 __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "analyse", "default_threads",
            "estimate_bytes", "level_bound", "solution_counts"]
@@ -114,16 +116,17 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds, or a node limit; a memory budget below a first stage
+    :raises PegsolverError: bad threads, memory or seconds, or a node limit; ``workers`` not
+        1 to MAX_WORKERS, ``workers`` and ``cluster`` both, a ``spill`` or ``cluster`` that is
+        not a path or an address; a memory budget below a first stage
         a thread (1 MiB, more for boards of over 127 jumps) and 1 MiB for the tables, or (with
         no cluster) past this machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
-    :raises ClusterError: a cluster that does not answer, or bad ``workers``.
+    :raises ClusterError: a cluster that does not answer, or Dask missing.
     :raises CoreMissingError: the compiled enumeration is not built.
     """
-    if not isinstance(resume, bool):
-        raise PegsolverError(f"resume is True or False, not {resume!r}: give the directory as spill=DIR, resume=True")
+    _check_places(resume, spill, workers, cluster)
     board, finish = _problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
@@ -154,6 +157,21 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     if not result.stopped:
         result.message = f"complete: {plural(len(result.levels), 'level')}, {plural(result.total, 'position')}"
     return result
+
+
+def _check_places(resume: object, spill: object, workers: object, cluster: object) -> None:
+    # where a run goes, checked as the command line checks its flags
+    if not isinstance(resume, bool):
+        raise PegsolverError(f"resume is True or False, not {resume!r}: give the directory as spill=DIR, resume=True")
+    if spill is not None and (not isinstance(spill, (str, os.PathLike)) or not os.fspath(spill).strip()):
+        raise PegsolverError(f"spill is a directory (a str or os.PathLike), not {spill!r}")
+    if workers is not None and cluster is not None:
+        raise PegsolverError("workers starts a cluster here and cluster joins one: give one of them")
+    count = as_whole(workers)
+    if workers is not None and (count is None or not 1 <= count <= MAX_WORKERS):
+        raise PegsolverError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    if cluster is not None and (not isinstance(cluster, str) or not cluster.strip()):
+        raise PegsolverError(f"cluster is a scheduler's address like 'tcp://HOST:8786', not {cluster!r}")
 
 
 def _check_budget(budget: int, threads: int, shape: Shape, here: bool) -> None:

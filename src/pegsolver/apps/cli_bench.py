@@ -44,6 +44,10 @@ def add_bench_parser(sub: Subparsers) -> None:
 def cmd_bench(args: argparse.Namespace) -> int:
     problem_set = bench.load_problems()
     if args.list:
+        idle = [flag for flag, value in (("--problems", args.problems), ("--strategies", args.strategies),
+                                         ("--csv", args.csv), ("--plot", args.plot)) if value is not None]
+        if idle:   # refused, not ignored, as solve refuses options that would do nothing
+            raise PegsolverError(f"--list runs nothing, so {' and '.join(idle)} would do nothing: drop --list to run")
         for p in problem_set.problems:
             print(f"{p.name}: {p.describe()} (expected: {p.expect}{', small' if p.small else ''})\n  {p.source}")
         print(f"problem set v{problem_set.version}\nstrategies:")

@@ -144,8 +144,8 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
                              f"--resume DIR alone continues the run in DIR")
     if args.workers is not None and args.cluster:
         raise PegsolverError("--workers starts a cluster here and --cluster joins one: give one of them")
-    if args.workers is not None and not 1 <= args.workers <= 256:
-        raise PegsolverError(f"--workers must be from 1 to 256, not {args.workers}")
+    if args.workers is not None and not 1 <= args.workers <= analysis.MAX_WORKERS:
+        raise PegsolverError(f"--workers must be from 1 to {analysis.MAX_WORKERS}, not {args.workers}")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
     if args.table and args.positions_only:
@@ -158,7 +158,10 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
 
 def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
     """``count --by moves``: the levels by moves, forward and backward, printed."""
-    given = [flag for flag, on in (("--table", args.table), ("--spill", args.spill), ("--resume", args.resume),
+    if args.table:
+        raise PegsolverError("--table counts the solutions of every problem by jumps; by moves, "
+                             "pegsolver table BOARD --fewest-moves gives every problem's fewest moves")
+    given = [flag for flag, on in (("--spill", args.spill), ("--resume", args.resume),
                                    ("--workers", args.workers is not None), ("--cluster", args.cluster),
                                    ("--positions-only", args.positions_only), ("--threads", args.threads))
              if on]

@@ -127,7 +127,7 @@ class DirStore(MemoryStore):
             raise SpillError(f"{str(self.manifest)!r} is not a readable run record: {e}") from None
         if not resume:
             raise SpillError(f"the spill directory {str(self.root.parent)!r} holds a run already: resume it "
-                             f"with --resume, or give an empty directory")
+                             f"(--resume, or resume=True in Python), or give an empty directory")
         theirs = record.get("identity", {})
         # what the user gave (board, start, finish, counts) first: the symmetries follow from them
         for key, ours in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries"):
