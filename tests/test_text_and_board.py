@@ -121,3 +121,9 @@ def test_unknown_variant_and_hole():
         english().hole("a1")
     with pytest.raises(pegsolver.UnknownHoleError, match="numbered 1..15"):
         pegsolver.find_variant("triangle5").board().hole("16")
+
+
+def test_a_board_has_its_shape_s_name():
+    # from_text takes a name; the board had none to give back (only its shape did)
+    assert Board.from_text("o o .", name="row").name == "row"
+    assert pegsolver.find_variant("french").board().name == "french"

@@ -147,6 +147,11 @@ class Board:
     def peg_count(self) -> int:
         return self.pegs_mask.bit_count()
 
+    @property
+    def name(self) -> str:
+        """The board's name (its shape's: a variant's, or the one given to from_text)."""
+        return self.shape.name
+
     def hole(self, name: str) -> Hole:
         """Hole index from its name (see :mod:`pegsolver.model.notation`).
 
