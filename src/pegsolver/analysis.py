@@ -106,25 +106,22 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         the memory budget kept in RAM); also the run's checkpoint.
     :param resume: continue the run stored in ``spill`` from its last finished level
         (the same board, start, symmetries and pegsolver version; else SpillError).
-    :param workers: run the partitions on a Dask LocalCluster of this many worker
-        processes started here (one thread each; ``threads`` is then not used).
-    :param cluster: run them on the Dask scheduler at this address (``tcp://HOST:8786``).
-    :param positions_only: keep no counts (8 bytes a position instead of 16 to 24 in
-        memory; no count section on disk): levels and dead ends only, no solutions or games.
-        Not with a finish.
-    :param force: kept for scripts; changes nothing: every run starts, whatever
-        :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit.
+    :param workers: run the partitions on a Dask LocalCluster of this many worker processes
+        started here (one thread each; ``threads`` is then not used); ``cluster``: on the Dask
+        scheduler at this address (``tcp://HOST:8786``) instead.
+    :param positions_only: keep no counts (8 bytes a position, not 16 to 24; none on disk):
+        levels and dead ends only, no solutions or games; not with a finish.
+    :param force: kept for scripts; changes nothing (every run starts, whatever
+        :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit).
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory or seconds, or a node limit; ``workers`` not
-        1 to MAX_WORKERS, ``workers`` and ``cluster`` both, a ``spill`` or ``cluster`` that is
-        not a path or an address; a memory budget below a first stage
+    :raises PegsolverError: bad threads, memory, seconds, workers (1 to MAX_WORKERS), spill or
+        cluster, workers and cluster both, or a node limit; a memory budget below a first stage
         a thread (1 MiB, more for boards of over 127 jumps) and 1 MiB for the tables, or (with
         no cluster) past this machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
-    :raises ClusterError: a cluster that does not answer, or Dask missing.
-    :raises CoreMissingError: the compiled enumeration is not built.
+    :raises ClusterError, CoreMissingError: a cluster that does not answer, Dask missing; no compiled enumeration.
     """
     _check_places(resume, spill, workers, cluster)
     board, finish = _problem(board, finish, positions_only)

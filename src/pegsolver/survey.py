@@ -103,7 +103,7 @@ class Survey(list[Entry]):
                          **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
                              "lower_bound": e.lower_bound} if self.by_moves else {})}
                         for e in self],
-            "settled": self.settled, "interrupted": self.interrupted,
+            "settled": self.settled, Reason.INTERRUPTED.value: self.interrupted,
             **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
 
     def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
