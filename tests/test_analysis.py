@@ -264,10 +264,10 @@ def test_a_node_limit_is_refused_by_the_enumerations_not_ignored():
 def test_a_finish_in_another_position_class_keeps_the_start_s_symmetries():
     # such a finish has no winning position: fixing it too only made the count larger
     # (English to c1 counted every position, 8 times the classes)
-    from pegsolver.engine.level_counts import class_forbids
     from pegsolver.moves import count_moves
+    from pegsolver.proofs.classes import classes_differ
     board = find_variant("triangle6").board()
-    assert class_forbids(board.shape, board.pegs_mask, 1) and not class_forbids(board.shape, board.pegs_mask, 0)
+    assert classes_differ(board.shape, board.pegs_mask, 1 << 1) and not classes_differ(board.shape, board.pegs_mask, 1)
     free = analyse(board)
     out = analyse(board, finish=1)
     assert (out.symmetries, out.total, out.solutions) == (free.symmetries, free.total, 0) == (2, 146_435, 0)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from .engine import level_memory as memory
 from .engine.core import enum_sizes
 from .engine.enumeration import Analysis, Level, SolutionCounts
-from .engine.level_counts import class_forbids, count_levels
+from .engine.level_counts import count_levels
 from .engine.level_memory import (
     STAGE_CAP,
     default_threads,
@@ -40,6 +40,7 @@ from .model.board import Board
 from .model.geometry import Shape
 from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
+from .proofs.classes import classes_differ
 from .solver import resolve_board
 
 MAX_WORKERS = 256   # Dask worker processes a run starts here at most
@@ -132,7 +133,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     _check_budget(memory_bytes, threads, shape, cluster is None)
     t0 = time.monotonic()
     # a finish no position reaches (another position class) fixes no symmetry: counts only forward
-    fixed = [start] if finish is None or class_forbids(shape, start, finish) else [start, 1 << finish]
+    fixed = [start] if finish is None or classes_differ(shape, start, 1 << finish) else [start, 1 << finish]
     group = symmetry_group(shape, fixed, reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
     # every run starts: the bound is loose; the run stops cleanly before a level that cannot fit

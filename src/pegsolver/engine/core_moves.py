@@ -89,7 +89,7 @@ def beam_once(board: Board, goal: Goal, width: int, limit: Limit) -> BeamRun:
 
 
 def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] | None = None,
-                      progress: Report | None = None) -> MovesAnswer:
+                      progress: Report | None = None, spent: int = 0) -> MovesAnswer:
     """The fewest moves from ``board`` (or from any of ``starts``, bitboards) to ``goal``
     that beams by moves find, and the fewest proved: ``jumps`` the best solution found
     (from ``start``, by the beam of ``beam_width``), ``lower_bound`` proved over all the
@@ -97,7 +97,8 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     has a solution, else what stopped the beams: a limit, INTERRUPTED, or BEAM when the
     widths ran out. ``limit``'s memory (default DEFAULT_BEAM_BYTES) bounds each beam; until
     a beam fits in it, the first widths shrink fourfold (down to LEAST_WIDTH). ``progress``
-    is told of each beam before it runs (see engine.fewest_moves.fewest_moves)."""
+    is told of each beam before it runs (see engine.fewest_moves.fewest_moves). ``spent``:
+    nodes of ``limit.nodes`` an earlier search used (all of them: no beam runs)."""
     t0 = time.monotonic()
     shape, starts = board.shape, starts or [board.pegs_mask]
     finish = goal.finish_or_none()
@@ -110,13 +111,14 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     while width <= MOST_WIDTH and answer.reason is Reason.BEAM:
         todo = [s for s in starts if s not in settled]
         for k, s in enumerate(todo):
-            left = _left(limit, answer, t0)
+            left = _left(limit, answer.expanded + spent, t0)
             if progress is not None:
                 progress(f"beam of {width:,} positions a level, start {k + 1} of {len(todo)}",
                          answer.expanded, time.monotonic() - t0)
             run = beam_once(board.with_pegs(s), goal, width, left) if left is not None else None
             if run is None:
-                answer.reason = Reason.NODE_LIMIT if limit.nodes is not None and answer.expanded >= limit.nodes \
+                used = answer.expanded + spent
+                answer.reason = Reason.NODE_LIMIT if limit.nodes is not None and used >= limit.nodes \
                     else Reason.TIME_LIMIT
                 break
             answer.expanded += run.nodes
@@ -147,9 +149,9 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
     return answer
 
 
-def _left(limit: Limit, answer: MovesAnswer, t0: float) -> Limit | None:
+def _left(limit: Limit, expanded: int, t0: float) -> Limit | None:
     # what the limits leave for the next beam, None when nothing
-    nodes = None if limit.nodes is None else limit.nodes - answer.expanded
+    nodes = None if limit.nodes is None else limit.nodes - expanded
     seconds = None if limit.seconds is None else limit.seconds - (time.monotonic() - t0)
     if nodes is not None and nodes <= 0 or seconds is not None and seconds <= 0:
         return None
@@ -179,17 +181,12 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
         return Solution(start, goal, False, Reason.INTERRUPTED, [], add_work(stats, found.stats),
                         f"stopped by {interrupt_name()} before the fewest moves were proved (every solution "
                         f"has at least {bound}, by the full Merson regions)", optimal=False, lower_bound=bound)
-    rest = limit.replace(nodes=None if limit.nodes is None else max(1, limit.nodes - found.stats.nodes),
-                         seconds=None if limit.seconds is None else max(1e-3, limit.seconds - found.stats.seconds))
+    rest = limit.replace(seconds=None if limit.seconds is None else max(1e-3, limit.seconds - found.stats.seconds))
     report = progress
     if progress is not None:   # the status goes on from the first search's nodes and seconds
         def report(doing: str, nodes: int, seconds: float) -> None:
             progress(doing, nodes + found.stats.nodes, seconds + found.stats.seconds)
-    if limit.nodes is not None and found.stats.nodes >= limit.nodes:   # the first search took every node
-        a = MovesAnswer(Reason.NODE_LIMIT, region_bound(board.shape, board.pegs_mask, finish, goal.pegs),
-                        symmetries=len(goal_symmetries(board.shape, goal)))
-    else:
-        a = beam_fewest_moves(board, goal, rest, progress=report)
+    a = beam_fewest_moves(board, goal, rest, progress=report, spent=found.stats.nodes)
     stats = add_work(replace(stats, symmetries=a.symmetries, tests=a.chains, nodes=a.expanded, seconds=a.seconds,
                              runs=1, table_entries=a.positions, table_bytes=a.nbytes), found.stats)
     if a.reason is Reason.EXHAUSTED:

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import Terminated
-from ..model.geometry import Shape
-from ..proofs.classes import has_classes, position_class
+from ..proofs.classes import classes_differ
 from .enumeration import Analysis, Level
 from .levels import LevelRun, LevelSet, LevelStop, Perm
 from .outcome import Reason
@@ -33,12 +32,6 @@ def count_finishes(result: Analysis, group: list[Perm], last: LevelSet) -> None:
             result.finishes[h] = total // len(orbit)
 
 
-def class_forbids(shape: Shape, start: int, finish: int) -> bool:
-    """True when one peg on hole ``finish`` lies in another position class than ``start``
-    (a bitboard): no position reached wins, so the finish need not fix the symmetries."""
-    return has_classes(shape) and position_class(shape, start) != position_class(shape, 1 << finish)
-
-
 def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys: list[Keys], depth: int) -> None:
     # Backward levels: forward from the complement of the finish (complement duality).
     # A finish in another position class than the start has no winning position at all.
@@ -46,7 +39,7 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
     dual = full & ~(1 << finish)
     shape = run.shape
     back: list[Keys]
-    if class_forbids(shape, start, finish):
+    if classes_differ(shape, start, 1 << finish):
         back = []
     elif dual == 0:  # a one-hole board: the only backward position is the empty board
         back = [np.zeros(1, dtype=np.uint64)]

@@ -155,7 +155,7 @@ def _shown(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _quote(value)
     if isinstance(value, list):
         return "[" + ", ".join(_shown(v) for v in value) + "]"
     if isinstance(value, dict):

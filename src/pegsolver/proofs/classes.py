@@ -54,6 +54,12 @@ def position_class(shape: Shape, pegs_mask: int) -> Class:
     return tuple(total)
 
 
+def classes_differ(shape: Shape, a: int, b: int) -> bool:
+    """True when positions ``a`` and ``b`` (bitboards) lie in different position classes, so
+    no jump sequence leads from one to the other; False where the rules keep no class."""
+    return has_classes(shape) and position_class(shape, a) != position_class(shape, b)
+
+
 def class_finishes(shape: Shape, pegs_mask: int) -> list[Hole]:
     """Holes where a single final peg is allowed by class (all holes without classes)."""
     if not has_classes(shape):

@@ -6,7 +6,7 @@ from ..model.board import Board
 from ..model.goal import Goal
 from ..model.notation import hole_name
 from . import pagoda
-from .classes import class_allows_pegs, class_finishes, has_classes, position_class
+from .classes import class_allows_pegs, class_finishes, classes_differ, has_classes
 
 
 def class_obstacle(board: Board, goal: Goal) -> str | None:
@@ -16,7 +16,7 @@ def class_obstacle(board: Board, goal: Goal) -> str | None:
         return None
     kind = "de Bruijn's 16 classes" if shape.grid == "square" else "Bell's 4 triangular classes"
     if goal.finish is not None:
-        if position_class(shape, board.pegs_mask) != position_class(shape, goal.finish_mask()):
+        if classes_differ(shape, board.pegs_mask, goal.finish_mask()):
             return (f"the start and the finish {goal.describe(shape)} are in different position classes "
                     f"({kind}), and no jump changes a position's class")
         return None
