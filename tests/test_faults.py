@@ -359,8 +359,10 @@ def test_beam_width_with_the_beam(capsys):
 def test_a_move_no_jump_joins_is_illegal_not_unreadable(capsys):
     code, out, _ = run(capsys, "replay", "english", "d2-d3")
     assert code == 1 and "ILLEGAL: no jump from d2 to d3" in out
+    assert "(stopped at the illegal move)" in out
     code, out, _ = run(capsys, "replay", "english", "d2-d9")
     assert code == 2 and "UNREADABLE: no hole 'd9'" in out
+    assert "(stopped at the unreadable move)" in out   # the summary said illegal for both
     code, out, _ = run(capsys, "replay", "english", "d2")
     assert code == 2 and "UNREADABLE" in out
 

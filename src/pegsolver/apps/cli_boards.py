@@ -196,7 +196,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{report.error_index + 1:3d}. {report.error_text:<12} {label}: {report.error}")
         print(final.to_text())
         print(f"jumps: {len(report.jumps)}, moves: {len(group_moves(report.jumps))}, pegs left: {final.peg_count}"
-              + ("" if report.error is None else " (stopped at the illegal move)"))
+              + ("" if report.error is None else
+                 f" (stopped at the {'unreadable' if report.unreadable else 'illegal'} move)"))
         if reading_text(shape, reading):
             print(f"note: {reading_text(shape, reading)}")
     if report.error is None:
