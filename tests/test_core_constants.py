@@ -30,7 +30,7 @@ def enum_builds():
 def test_search_codes_are_read_from_the_core():
     codes = search_codes()
     assert codes is search_codes()  # read once
-    assert codes.stops == ("none", "nodes", "seconds", "interrupt", "memory", "beam")
+    assert codes.stops == ("none", "nodes", "seconds", "interrupt", "memory", "beam", "cancel")
     assert codes.strategies == ("seed", "dfs", "guided", "beam", "moves")
     assert [getattr(codes, f"stop_{name}") for name in codes.stops] == list(range(len(codes.stops)))
     assert [getattr(codes, f"strategy_{name}") for name in codes.strategies] == list(range(len(codes.strategies)))
@@ -63,7 +63,7 @@ def test_strategies_run_searches_the_core_declares():
 def test_the_reference_names_its_stops_as_the_core_does():
     codes = search_codes()
     assert {reference.STOP_NONE, reference.STOP_NODES, reference.STOP_SECONDS, reference.STOP_INTERRUPT,
-            reference.STOP_BEAM} <= set(codes.stops)
+            reference.STOP_BEAM, reference.STOP_CANCEL} <= set(codes.stops)
     assert reference.STOP_NONE == codes.stops[codes.stop_none]
     assert reference.STOP_BEAM == codes.stops[codes.stop_beam]
 

@@ -170,9 +170,9 @@ def test_a_call_into_the_core_takes_the_children_the_budget_holds(monkeypatch):
         def __getattr__(self, name):
             return getattr(space.E, name)
 
-        def move_children(self, mv, ch, keys, backward, most, hard, deadline):
+        def move_children(self, mv, ch, keys, backward, most, hard, deadline, halt):
             asked.append((most, hard))
-            return real(mv, ch, keys, backward, most, hard, deadline)
+            return real(mv, ch, keys, backward, most, hard, deadline, halt)
     monkeypatch.setattr(space, "E", Core())
     kids, done = expand(space, np.array([space.canonical(board.pegs_mask)], dtype=np.uint64), False,
                         Budget(None, None, 1 << 20), held=1 << 19)

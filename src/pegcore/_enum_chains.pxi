@@ -86,13 +86,15 @@ cdef int push_child(bits_t** out, size_t* n, size_t* cap, bits_t key) noexcept n
 
 
 cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited* seen, bits_t** out,
-                        size_t* n, size_t* cap, size_t hard, double deadline) noexcept nogil:
+                        size_t* n, size_t* cap, size_t hard, double deadline,
+                        const uint8_t* halt) noexcept nogil:
     # Every position at the end of a chain of jumps by one peg of pegs (backward: undoing
     # jumps), appended as canonical keys, once for each hole the moving peg can be on
     # there; -1 when memory runs out, -2 past ``hard`` (children, plus SEEN_WEIGHT for each
     # pair in ``seen``; 0: no bound), -3 past the
     # deadline (0: none; monotonic seconds), -4 when a signal handler raised (Ctrl-C,
-    # SIGTERM: the exception stays set for the caller): one position of a sparse board may have
+    # SIGTERM: the exception stays set for the caller), -5 when another thread set *halt
+    # (NULL: none): one position of a sparse board may have
     # millions of positions a move away. Chains reaching the same position with the peg
     # on the same hole go on alike, so each such pair is followed once: sparse boards,
     # whose chains are countless, would otherwise take exponential time.
@@ -112,7 +114,7 @@ cdef int chain_children(Moves mv, Chains ch, bits_t pegs, bint backward, Visited
             if hard and n[0] + SEEN_WEIGHT * seen.n >= hard:
                 return -2
             if (steps & 0xFFFF) == 0:
-                why = stop_asked(deadline, NULL)
+                why = stop_asked(deadline, halt)
                 if why:
                     return why
             if backward:
@@ -142,7 +144,7 @@ cdef int raise_pending() except -1:
 
 
 def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=False, uint64_t most=0,
-                  uint64_t hard=0, double deadline=0.0):
+                  uint64_t hard=0, double deadline=0.0, const uint8_t[::1] halt=None):
     """The positions one move from each of ``keys``, as canonical keys under ``mv``'s
     symmetries: ``(children, done)``, children (m,) uint64 unsorted, from the first
     ``done`` keys, with repeats (a position once for each hole its moving peg can be on).
@@ -152,12 +154,14 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     caller bounds the memory and time of one call. ``hard``: at most this many children,
     each counted as 16 bytes, with the set of (position, hole) pairs the current parent's
     chains reached, each pair counted as SEEN_WEIGHT children (0: no bound), even within one
-    parent; ``deadline``: a time.monotonic() value (0: none).
+    parent; ``deadline``: a time.monotonic() value (0: none); ``halt`` (1,): another thread
+    sets ``halt[0]`` to stop the call (None: none).
     ``mv`` and ``ch`` must be built from the same jumps.
 
     :raises ValueError: ``mv`` and ``ch`` of different boards.
     :raises MemoryError: the children do not fit in memory, or pass ``hard``.
     :raises TimeoutError: the deadline passed (the children found are dropped).
+    :raises InterruptedError: ``halt[0]`` was set (the children found are dropped).
     """
     if mv.njumps != ch.njumps or mv.nholes != ch.nholes:
         raise ValueError("the symmetries and the jump lists are of different boards")
@@ -166,6 +170,7 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     cdef int err = 0
     cdef uint64_t[::1] o
     cdef Visited seen
+    cdef const uint8_t* halt_p = &halt[0] if halt is not None and halt.shape[0] > 0 else NULL
     if visited_init(&seen) != 0 or buf == NULL:
         free(buf)
         visited_free(&seen)
@@ -173,7 +178,7 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
     try:
         with nogil:
             while i < <size_t>keys.shape[0]:
-                err = chain_children(mv, ch, keys[i], backward, &seen, &buf, &n, &cap, hard, deadline)
+                err = chain_children(mv, ch, keys[i], backward, &seen, &buf, &n, &cap, hard, deadline, halt_p)
                 if err < 0:
                     break
                 i += 1
@@ -186,6 +191,8 @@ def move_children(Moves mv, Chains ch, const uint64_t[::1] keys, bint backward=F
             raise TimeoutError("the deadline passed while the positions one move away were found")
         if err == -4:
             raise_pending()
+        if err == -5:
+            raise InterruptedError("another thread stopped the positions one move away")
         if err:
             raise MemoryError("children of a level")
         out = np.empty(n, dtype=np.uint64)

@@ -56,4 +56,5 @@ def search(
     beam_width: int = 0,
     merson: NDArray[np.int32] | None = None,
     merson_weight: int = 0,
+    halt: NDArray[np.uint8] | None = None,
 ) -> SearchResult: ...

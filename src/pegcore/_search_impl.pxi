@@ -4,7 +4,7 @@
 # its end, after everything the beam uses.
 # Nothing in the hot loop touches a Python object.
 
-from libc.stdint cimport uint64_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from pegcore._common cimport check_signals, clear_error, ctz64, now_seconds, prefetch
@@ -51,11 +51,13 @@ cdef enum:
     STOP_INTERRUPT = 3
     STOP_MEMORY = 4      # the beam's levels outgrew the memory budget
     STOP_BEAM = 5        # the beam emptied after a level was cut: no proof
+    STOP_CANCEL = 6      # another thread set the halt flag
 
 # The codes for Python (pegsolver.engine.core), name -> code in code order, taken from
 # the enums above so that no copy has to be kept in step.
 STOP_CODES = {"none": STOP_NONE, "nodes": STOP_NODES, "seconds": STOP_SECONDS,
-              "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM}
+              "interrupt": STOP_INTERRUPT, "memory": STOP_MEMORY, "beam": STOP_BEAM,
+              "cancel": STOP_CANCEL}
 STRATEGY_CODES = {"seed": STRATEGY_SEED, "dfs": STRATEGY_DFS, "guided": STRATEGY_GUIDED,
                   "beam": STRATEGY_BEAM, "moves": STRATEGY_MOVES}
 MAX_BEAM_WIDTH = 0xFFFFFFFF   # the beam's parent indices are 32-bit
@@ -120,6 +122,7 @@ cdef struct Ctx:
     uint64_t node_limit  # 0: none
     uint64_t next_poll   # node count at which poll_due runs next (0: at the first node)
     double deadline      # monotonic seconds, 0: none
+    const uint8_t* halt  # set by another thread to stop the search (NULL: none)
     int stop
     int32_t* path
     int best_pegs        # fewest pegs of a dead end seen so far (MAX_HOLES + 1: none yet)
@@ -145,7 +148,11 @@ cdef struct Ctx:
 
 
 cdef int poll_clock(Ctx* c, bint signals) noexcept nogil:
-    # The deadline, then (when signals) Ctrl-C and SIGTERM: 1 and c.stop set when one is due.
+    # The halt flag, the deadline, then (when signals) Ctrl-C and SIGTERM: 1 and c.stop
+    # set when one is due.
+    if c.halt != NULL and c.halt[0]:
+        c.stop = STOP_CANCEL
+        return 1
     if c.deadline > 0 and now_seconds() >= c.deadline:
         c.stop = STOP_SECONDS
         return 1
@@ -701,7 +708,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
            double seconds=0.0, uint64_t table_bytes=64 << 20,
            const int64_t[::1] weights=None, int64_t iso_weight=0,
            const int64_t[:, ::1] pagodas=None, const int64_t[::1] thresholds=None,
-           uint64_t beam_width=0, const int32_t[:, ::1] merson=None, int64_t merson_weight=0):
+           uint64_t beam_width=0, const int32_t[:, ::1] merson=None, int64_t merson_weight=0,
+           const uint8_t[::1] halt=None):
     """Run one search.
 
     jumps: (n_jumps, 3) hole indices (from, over, to) in the order the DFS tries them.
@@ -716,10 +724,11 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     their total) and thresholds (n_pag,) their values on the goal: the searches drop a
     position whose total falls below a threshold. beam_width: the beam strategy's
     positions kept per level (scored as guided, merged up to perms); its levels,
-    children and key set must fit in table_bytes.
+    children and key set must fit in table_bytes. halt (1,): another thread sets halt[0]
+    to stop the search (looked at with the clock, every 1,024 nodes).
 
     Returns a dict: solved, stop (0 none, 1 nodes, 2 seconds, 3 interrupted, 4 memory
-    budget, 5 beam emptied after a cut), path (jump indices), tests, nodes, dead_ends,
+    budget, 5 beam emptied after a cut, 6 halt set), path (jump indices), tests, nodes, dead_ends,
     table_hits (beam: children merged with one already generated), table_entries (beam:
     positions kept over all levels), table_bytes (beam: peak bytes), table_replaced,
     pagoda_prunes, seconds, best_pegs (the fewest pegs of a dead end met, None if none or
@@ -767,6 +776,8 @@ def search(const int32_t[:, ::1] jumps, const int32_t[:, ::1] slots,
     c.goal_count = goal_count
     c.use_table = use_table
     c.node_limit = node_limit
+    if halt is not None and halt.shape[0] > 0:
+        c.halt = &halt[0]
     c.m2 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
     c.m3 = <bits_t*>malloc((nj + 1) * sizeof(bits_t))
     c.nwords = (nj + 63) // 64

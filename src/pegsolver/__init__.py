@@ -12,6 +12,7 @@ from . import _moved
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy takes this name as True
 if TYPE_CHECKING:  # the names __getattr__ loads, for type checkers
     from .engine.compile import DEFAULT_STRATEGY, STRATEGIES
+    from .engine.limits import Cancel
     from .engine.outcome import Reason
     from .errors import (
         BoardTextError,
@@ -39,9 +40,9 @@ _moved.install()  # old module names (pegsolver.board, ...) still import, with a
 _SOURCES = {
     "Board": "model.board", "Shape": "model.geometry", "Jump": "model.geometry", "Goal": "model.goal",
     "Limit": "solver", "Solution": "solver", "Stats": "solver", "solve": "solver", "Variant": "model.variants",
-    "VARIANTS": "model.variants", "find_variant": "model.variants", "STRATEGIES": "engine.compile",
-    "DEFAULT_STRATEGY": "engine.compile", "Reason": "engine.outcome", "PegsolverError": "errors",
-    "BoardTextError": "errors", "BoardTooLargeError": "errors",
+    "Cancel": "engine.limits", "VARIANTS": "model.variants", "find_variant": "model.variants",
+    "STRATEGIES": "engine.compile", "DEFAULT_STRATEGY": "engine.compile", "Reason": "engine.outcome",
+    "PegsolverError": "errors", "BoardTextError": "errors", "BoardTooLargeError": "errors",
     "UnknownVariantError": "errors", "UnknownHoleError": "errors", "InvalidJumpError": "errors",
     "IllegalJumpError": "errors", "GoalError": "errors", "CoreMissingError": "errors",
 }
@@ -70,7 +71,7 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "Shape", "Jump", "Goal", "Limit", "Solution", "Stats", "Variant", "VARIANTS",
+    "Board", "Shape", "Jump", "Goal", "Limit", "Cancel", "Solution", "Stats", "Variant", "VARIANTS",
     "STRATEGIES", "DEFAULT_STRATEGY", "Reason", "solve", "find_variant", "boardfile",
     "PegsolverError", "BoardTextError", "BoardTooLargeError", "UnknownVariantError",
     "UnknownHoleError", "InvalidJumpError", "IllegalJumpError", "GoalError", "CoreMissingError",

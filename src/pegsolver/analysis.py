@@ -54,16 +54,21 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
     a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
 
-    :param no_nodes: the caller's name, when it takes no node limit (a whole-board
-        enumeration expands every position of a level: a node limit would be ignored).
+    :param no_nodes: the caller's name, when it takes no node limit nor a cancel (a whole-board
+        enumeration expands every position of a level: a node limit would be ignored; its
+        threads and workers do not look for a Cancel).
     :raises PegsolverError: a value out of range, ``limit`` not a Limit, a part given both
-        in ``limit`` and as a keyword, or a node limit where ``no_nodes`` says none is taken.
+        in ``limit`` and as a keyword, or a node limit or a cancel where ``no_nodes`` says
+        none is taken.
     """
     Limit.check(limit)
     limit = limit or Limit()
     if no_nodes and limit.nodes is not None:
         raise PegsolverError(f"{no_nodes} takes no node limit (Limit(nodes={limit.nodes})): it enumerates "
                              f"every position of each level; bound it by seconds or memory_bytes")
+    if no_nodes and limit.cancel is not None:
+        raise PegsolverError(f"{no_nodes} takes no cancel (Limit(cancel=...)): its threads and workers do not "
+                             f"look for one; bound it by seconds or memory_bytes, or stop it with Ctrl-C")
     for name, given, inside in (("threads", threads, limit.threads), ("memory_bytes", memory_bytes,
                                 limit.memory_bytes), ("seconds", seconds, limit.seconds)):
         if given is not None and inside is not None:
@@ -72,7 +77,7 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     seconds = limit.seconds if seconds is None else check_seconds(seconds)
     budget = limit.memory_or(memory.available_memory() * 3 // 4) if memory_bytes is None else memory_bytes
     budget = check_memory(budget, low=MIB, high=PIB)
-    return Limit(limit.nodes, seconds, budget, threads or memory.default_threads())
+    return Limit(limit.nodes, seconds, budget, threads or memory.default_threads(), cancel=limit.cancel)
 
 
 def analyse(board: Board | str, finish: int | str | None = None, reduced: bool = True, threads: int | None = None,

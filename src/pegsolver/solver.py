@@ -140,8 +140,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         dead positions, or the beam's levels; at most 1 TiB; default 256 MiB); threads
         must be None or 1. None: no limits, the default memory.
         With ``"auto"`` the nodes and seconds bound all its searches together.
-        Ctrl-C also stops the search: the result then says ``"interrupted"`` (no
-        KeyboardInterrupt is raised).
+        Ctrl-C also stops the search: the result says ``"interrupted"`` (no exception);
+        ``Limit(cancel=c)`` and ``c.set()`` from another thread: ``"cancelled"``.
     :param backend: ``"core"`` (compiled) or ``"reference"`` (pure Python, slow).
     :param proofs: first test position classes and pagoda functions and answer at once
         when they forbid the problem, and prune the search with pagoda functions when the

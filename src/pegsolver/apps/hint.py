@@ -2,17 +2,19 @@
 or the verdict that there is none (with the reason when a proof shows it).
 
 :func:`find_hint` tries the proofs first (position classes, pagoda functions), then the
-searches of ``HINT_STEPS`` in turn within one time budget; it polls a cancel flag between
-searches, so the game can drop a hint the player no longer needs.
+searches of ``HINT_STEPS`` in turn within one time budget; every search honours a
+:class:`~pegsolver.engine.limits.Cancel`, so the game can drop a hint the player no longer
+needs (a new position, or quitting) without waiting for it.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
+from ..engine.limits import Cancel
 from ..engine.move_paths import chains
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
@@ -35,13 +37,12 @@ MOVES_SHARE, MOVES_MEMORY = 0.3, 512 << 20
 
 
 class HintStop(StrEnum):
-    """A hint's own outcomes besides solve()'s :class:`Reason`."""
+    """A hint's own outcome besides solve()'s :class:`Reason`."""
 
     NO_JUMP = "no jump"       # the position has no legal jump: proved, nothing to search
-    CANCELLED = "cancelled"   # the game dropped the hint before it was found
 
 
-NO_JUMP, CANCELLED = HintStop.NO_JUMP, HintStop.CANCELLED
+NO_JUMP, CANCELLED = HintStop.NO_JUMP, Reason.CANCELLED   # CANCELLED: the game dropped the hint
 
 
 @dataclass
@@ -76,7 +77,7 @@ class Hint:
 
 
 def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
-              cancelled: Callable[[], bool] = lambda: False, moving: Hole | None = None) -> Hint:
+              cancel: Cancel | None = None, moving: Hole | None = None) -> Hint:
     """The next jump toward ``goal`` from ``board``'s position, found by the solver.
 
     Tries position classes and pagoda functions first (an instant proof when they rule
@@ -85,7 +86,8 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     :param board: the position (its history is ignored).
     :param goal: the finish to aim for (resolved against the board).
     :param seconds: wall-clock budget of the whole hint, > 0.
-    :param cancelled: polled between searches; True stops with reason ``CANCELLED``.
+    :param cancel: set from another thread, it stops the search running (within about a
+        millisecond) and the hint, with reason ``CANCELLED``.
     :param moving: the hole the last jump landed on, when its peg may go on jumping in the
         same move: the moves left then count that peg's next jumps as part of this move.
     :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
@@ -95,7 +97,7 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     position = board.with_pegs(board.pegs_mask)
     goal = goal.resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)
-    Limit(seconds=seconds)  # checks the budget
+    Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel
 
     def answer(reason: Reason | HintStop, jumps: Iterable[Jump] = (), explanation: str = "",
                strategy: str = "") -> Hint:
@@ -110,7 +112,7 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     proof = impossibility(position, goal)
     if proof:
         return answer(proof[0], explanation=proof[1], strategy="proof")
-    fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving)
+    fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving, cancel)
     if fewest is not None and fewest.reason is Reason.SOLVED:
         hint = answer(Reason.SOLVED, fewest.jumps, strategy="fewest-moves")
         hint.moves_left = hint.moves_at_least = fewest.lower_bound
@@ -122,11 +124,12 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     reason = Reason.TIME_LIMIT
     for strategy, share in HINT_STEPS:
         left = seconds - (time.perf_counter() - t0)
-        if cancelled():
+        if cancel is not None and cancel.is_set():
             return answer(CANCELLED)
         if left <= 0.01:
             break
-        sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01)), proofs=False)
+        sol = solve(position, goal, strategy=strategy, limit=Limit(seconds=max(left * share, 0.01), cancel=cancel),
+                    proofs=False)
         if sol.reason.settles:
             hint = answer(sol.reason, sol.jumps, strategy=strategy,
                           explanation="every position reachable from here was searched" if not sol.solved else "")
@@ -138,7 +141,8 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     return hint
 
 
-def moves_left(position: Board, goal: Goal, seconds: float, moving: Hole | None) -> MovesAnswer | None:
+def moves_left(position: Board, goal: Goal, seconds: float, moving: Hole | None,
+               cancel: Cancel | None = None) -> MovesAnswer | None:
     """The fewest moves from ``position`` to ``goal`` (resolved) within ``seconds`` and
     MOVES_MEMORY, the jumps of the peg on ``moving`` (the last jump's landing hole) counted
     as part of the move being made: the search starts from the position and from every
@@ -154,7 +158,8 @@ def moves_left(position: Board, goal: Goal, seconds: float, moving: Hole | None)
     going = [] if moving is None or not pegs >> moving & 1 else [
         (after, jumps) for after, jumps in chains(shape, pegs) if jumps[0].from_hole == moving]
     starts = [pegs, *dict(going)]
-    answer = fewest_moves(position, goal, Limit(seconds=seconds, memory_bytes=MOVES_MEMORY), starts=starts)
+    answer = fewest_moves(position, goal, Limit(seconds=seconds, memory_bytes=MOVES_MEMORY, cancel=cancel),
+                          starts=starts)
     if answer.reason is Reason.SOLVED and answer.start != pegs:
         answer.jumps = dict(going)[answer.start] + answer.jumps
     return answer

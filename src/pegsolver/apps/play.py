@@ -11,15 +11,16 @@ Three layers, so each can be tested alone:
 """
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
+from ..engine.limits import Cancel
 from ..engine.outcome import Reason
 from ..errors import CoreMissingError, PegsolverError
 from ..model.board import Board
@@ -115,6 +116,7 @@ class PlayApp(App[None]):
         self.plan: dict[int, Jump] = {}      # position -> next jump of the last solution found
         self.plan_goal: Goal | None = None   # the finish that plan leads to
         self.thinking: tuple[int, Goal] | None = None
+        self.hint_cancel: Cancel | None = None   # stops the hint being searched for
         self.message = ""
 
     # ---- layout ------------------------------------------------------------
@@ -284,12 +286,24 @@ class PlayApp(App[None]):
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")
         moving = game.board.history[-1].to_hole if game.board.history else None
-        self.search_hint(game.board.with_pegs(game.board.pegs_mask), game.goal, moving)
+        self.stop_hint()   # the worker below replaces the one running (exclusive)
+        self.hint_cancel = Cancel()
+        self.search_hint(game.board.with_pegs(game.board.pegs_mask), game.goal, moving, self.hint_cancel)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def search_hint(self, board: Board, goal: Goal, moving: Hole | None = None) -> Hint:
-        worker = get_current_worker()
-        return find_hint(board, goal, self.hint_seconds, cancelled=lambda: worker.is_cancelled, moving=moving)
+    def search_hint(self, board: Board, goal: Goal, moving: Hole | None, cancel: Cancel) -> Hint:
+        return find_hint(board, goal, self.hint_seconds, cancel=cancel, moving=moving)
+
+    def stop_hint(self) -> None:
+        """Stop the hint being searched for, if any: its search ends within milliseconds
+        (Textual can only mark a thread worker cancelled, and waits for it on exit)."""
+        if self.hint_cancel is not None:
+            self.hint_cancel.set()
+
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Quit at once, the hint's search stopped first (App.exit's arguments)."""
+        self.stop_hint()
+        super().exit(*args, **kwargs)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "hint" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):

@@ -82,7 +82,7 @@ class SearchCodes:
     """The search core's codes, read from its ``STOP_CODES`` and ``STRATEGY_CODES``.
 
     ``stops[code]`` names each stop code (``search()``'s ``"stop"``), in code order:
-    none, nodes, seconds, interrupt, memory, beam; ``strategies[code]`` names each
+    none, nodes, seconds, interrupt, memory, beam, cancel; ``strategies[code]`` names each
     strategy code it takes: seed, dfs, guided, beam, moves (the beam by moves). The same
     codes as named fields follow. ``max_holes`` is the 128-bit module's hole limit (the
     64-bit one's is 64), ``max_beam_width`` the widest beam (positions per level).
@@ -96,6 +96,7 @@ class SearchCodes:
     stop_interrupt: int
     stop_memory: int
     stop_beam: int
+    stop_cancel: int
     strategy_seed: int
     strategy_dfs: int
     strategy_guided: int

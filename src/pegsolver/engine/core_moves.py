@@ -128,14 +128,14 @@ def beam_fewest_moves(board: Board, goal: Goal, limit: Limit, starts: list[int] 
             if run.reason is Reason.MEMORY_LIMIT and not fitted and width > LEAST_WIDTH:
                 break   # no beam has fitted yet: a narrower one
             fitted = True
-            if not (run.reason.is_limit or run.reason is Reason.INTERRUPTED):
+            if not (run.reason.is_limit or run.reason.ends_run):
                 answer.beams.append((width, run.moves))
             if run.moves is not None and (best is None or run.moves < best):
                 best, answer.jumps, answer.start, answer.beam_width = run.moves, run.jumps, s, width
             if run.complete and run.reason in (Reason.SOLVED, Reason.EXHAUSTED):
                 settled.add(s)
                 bound[s] = run.moves
-            elif run.reason.is_limit or run.reason is Reason.INTERRUPTED:
+            elif run.reason.is_limit or run.reason.ends_run:
                 answer.reason = run.reason
                 break
         found = [b for b in bound.values() if b is not None]
@@ -176,10 +176,10 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     if found.reason is Reason.EXHAUSTED:   # proved: no solution at all
         return unsolved(board, goal, Reason.EXHAUSTED, add_work(stats, found.stats),
                         f"no sequence of jumps reaches the goal ({found.explanation})")
-    if found.reason is Reason.INTERRUPTED:   # Ctrl-C: the beams do not start
+    if found.reason.ends_run:   # Ctrl-C or a cancel: the beams do not start
         bound = region_bound(board.shape, board.pegs_mask, finish, goal.pegs)
-        return Solution(start, goal, False, Reason.INTERRUPTED, [], add_work(stats, found.stats),
-                        f"stopped by {interrupt_name()} before the fewest moves were proved (every solution "
+        return Solution(start, goal, False, found.reason, [], add_work(stats, found.stats),
+                        f"stopped by {found.reason.cause} before the fewest moves were proved (every solution "
                         f"has at least {bound}, by the full Merson regions)", optimal=False, lower_bound=bound)
     rest = limit.replace(seconds=None if limit.seconds is None else max(1e-3, limit.seconds - found.stats.seconds))
     report = progress

@@ -21,7 +21,6 @@ from ..model.goal import Goal, plural
 from .outcome import Reason, Stats
 from .search import Run
 from .solution import Solution, empty_stats, unsolved
-from .stopping import interrupt_name
 
 
 def solve_fewest(board: Board, run: Run) -> Solution:
@@ -81,8 +80,7 @@ def _stopped(board: Board, goal: Goal, total: Stats, t0: float, reason: Reason, 
     known = f"fewer than {plural(k, 'peg')} is impossible ({proof}); " if k > 1 else ""
     best = answer.closest if answer is not None else []
     found = (f"the best finish found leaves {plural(board.peg_count - len(best), 'peg')}; " if best else "")
-    cause = interrupt_name() if reason is Reason.INTERRUPTED else f"the {reason}"
-    text = f"{known}{found}{cause} stopped the search for {plural(k, 'peg')}"
+    text = f"{known}{found}{reason.cause} stopped the search for {plural(k, 'peg')}"
     text += f": {answer.explanation}" if answer is not None and answer.explanation else "; nothing more proved"
     stopped = unsolved(board, goal, reason, replace(total, seconds=time.perf_counter() - t0), text)
     return replace(stopped, jumps=list(best)) if best else stopped  # replace() replays the jumps

@@ -177,7 +177,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     ends = finishes(shape, goal)
     space = MoveSpace(shape, move_group(shape, starts, goal))
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
-                    limit.memory_or(DEFAULT_MOVES_BYTES))
+                    limit.memory_or(DEFAULT_MOVES_BYTES), cancel=limit.cancel)
     if progress is not None:   # the beams count from 0 again: the proof's positions are added
         budget.report = lambda b: progress(b.doing, b.expanded + (b is not budget) * budget.expanded,
                                            time.monotonic() - t0)
@@ -189,7 +189,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer.expanded, answer.chains, answer.pruned = budget.expanded, budget.children, fw.pruned + bw.pruned
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
-    if answer.reason.is_limit or answer.reason is Reason.INTERRUPTED:   # the regions may know more
+    if answer.reason.is_limit or answer.reason.ends_run:   # the regions may know more
         finish = goal.finish_or_none()
         answer.regions_bound = min(region_bound(shape, s, finish, goal.pegs) for s in starts)
         answer.lower_bound = max(answer.lower_bound, answer.regions_bound)
@@ -224,12 +224,12 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
     seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
     if limit.seconds is not None:
         seconds += max(0.0, t0 + limit.seconds - now)
-    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report)
+    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report, cancel=budget.cancel)
     best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound)
     answer.expanded += beams.expanded
     answer.chains += beams.children
-    if stop is Reason.INTERRUPTED:
-        answer.reason = Reason.INTERRUPTED
+    if stop is not None and stop.ends_run:
+        answer.reason = stop
     elif stop is not None:
         answer.beam_stop = stop
     if best is not None:
@@ -259,8 +259,8 @@ def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, b
     answer.lower_bound = max(answer.lower_bound, found.lower_bound)
     if answer.lower_bound == answer.upper_bound:   # its levels, stopped, proved enough: none has fewer
         answer.reason, answer.pruned_to = Reason.SOLVED, most
-    elif found.reason is Reason.INTERRUPTED:
-        answer.reason = Reason.INTERRUPTED
+    elif found.reason.ends_run:
+        answer.reason = found.reason
 
 
 def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None,

@@ -42,8 +42,8 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     (a search for any solution) within what ``limit`` leaves after ``a``, at most
     INCUMBENT_SECONDS. Returns its jumps (empty if none), the words saying who found them
     (``found_text`` unchanged when it did not run) and ``stats`` with its work added. When
-    Ctrl-C (or SIGTERM) stopped it, ``a.reason`` becomes INTERRUPTED: the caller stops too."""
-    if a.reason is Reason.INTERRUPTED or limit.nodes is not None and a.expanded >= limit.nodes:
+    Ctrl-C, SIGTERM or a cancel stopped it, ``a.reason`` becomes that stop: the caller stops too."""
+    if a.reason.ends_run or limit.nodes is not None and a.expanded >= limit.nodes:
         return [], found_text, stats
     # at least 0.1 s (the searches before may overrun their share a little), less under a shorter limit
     least = 0.1 if limit.seconds is None else min(0.1, limit.seconds * RESERVE_SHARE)
@@ -51,8 +51,8 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
                          seconds=min(INCUMBENT_SECONDS, max(least, (limit.seconds or math.inf) - a.seconds)),
                          memory_bytes=None)
     found = incumbent(rest)
-    if found.reason is Reason.INTERRUPTED:   # a table of problems must not go on to the next
-        a.reason = Reason.INTERRUPTED
+    if found.reason.ends_run:   # a table of problems must not go on to the next
+        a.reason = found.reason
     who = found.stats.member or found.stats.strategy
     jumps = found.jumps if found.solved else []
     return jumps, f"; best solution found by the {who} search", add_work(stats, found.stats)

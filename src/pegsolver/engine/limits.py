@@ -8,6 +8,8 @@ import warnings
 from dataclasses import dataclass
 from typing import SupportsFloat, SupportsIndex, TypedDict, Unpack, cast
 
+import numpy as np
+
 from ..errors import PegsolverError
 
 MAX_COUNT = 1 << 63              # the core counts nodes in 64-bit words
@@ -121,6 +123,32 @@ def check_threads(x: object, name: str = "threads") -> int:
     return n
 
 
+class Cancel:
+    """A flag that stops a run from another thread: pass it as ``Limit(cancel=...)``, then
+    :meth:`set` it from any thread. The run stops at its next look at the clock (the search
+    core looks every 1,024 positions; a search by moves every 32,768 parents and inside a
+    parent's chains) with ``Reason.CANCELLED``, and says what it finished, as at a time limit.
+    Ctrl-C reaches only the main thread; this is how a game or a server stops a search
+    running in a worker thread. Honoured by ``solve`` (every strategy and ``minimize="moves"``);
+    a flag once set stays set."""
+
+    __slots__ = ("flag",)
+
+    def __init__(self) -> None:
+        self.flag = np.zeros(1, dtype=np.uint8)   # (1,) uint8: the core reads flag[0] without the GIL
+
+    def set(self) -> None:
+        """Ask the run to stop (safe from any thread)."""
+        self.flag[0] = 1
+
+    def is_set(self) -> bool:
+        """True once :meth:`set` was called."""
+        return bool(self.flag[0])
+
+    def __repr__(self) -> str:
+        return f"Cancel(set={self.is_set()})"
+
+
 class LimitFields(TypedDict, total=False):
     """The fields of a :class:`Limit`, as :meth:`Limit.replace` takes them."""
 
@@ -128,6 +156,7 @@ class LimitFields(TypedDict, total=False):
     seconds: float | None
     memory_bytes: int | None
     threads: int | None
+    cancel: Cancel | None
 
 
 @dataclass(frozen=True, init=False)
@@ -153,9 +182,11 @@ class Limit:
     seconds: float | None
     memory_bytes: int | None
     threads: int | None
+    cancel: Cancel | None
 
     def __init__(self, nodes: int | None = None, seconds: float | None = None, memory_bytes: int | None = None,
-                 threads: int | None = None, *, table_bytes: int | None = None) -> None:
+                 threads: int | None = None, *, cancel: Cancel | None = None,
+                 table_bytes: int | None = None) -> None:
         if table_bytes is not None:
             warnings.warn("Limit(table_bytes=...) is now Limit(memory_bytes=...)", DeprecationWarning, stacklevel=2)
             if memory_bytes is not None:
@@ -165,6 +196,9 @@ class Limit:
         object.__setattr__(self, "seconds", None if seconds is None else check_seconds(seconds))
         object.__setattr__(self, "memory_bytes", None if memory_bytes is None else check_memory(memory_bytes))
         object.__setattr__(self, "threads", None if threads is None else check_threads(threads))
+        if cancel is not None and not isinstance(cancel, Cancel):
+            raise PegsolverError(f"cancel must be a pegsolver.Cancel or None, not {type(cancel).__name__}")
+        object.__setattr__(self, "cancel", cancel)
 
     @staticmethod
     def check(value: object, name: str = "limit") -> Limit | None:
@@ -199,5 +233,15 @@ class Limit:
     def replace(self, **changes: Unpack[LimitFields]) -> Limit:
         """A copy with some fields changed (checked again)."""
         fields: LimitFields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes,
-                                   threads=self.threads)
+                                   threads=self.threads, cancel=self.cancel)
         return Limit(**(fields | changes))
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the :class:`Cancel` of this limit was set."""
+        return self.cancel is not None and self.cancel.is_set()
+
+    @property
+    def halt(self) -> np.ndarray | None:
+        """The cancel flag as the core reads it: (1,) uint8, or None."""
+        return None if self.cancel is None else self.cancel.flag

@@ -155,7 +155,7 @@ def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]
     t0 = time.monotonic()
     space = MoveSpace(board.shape, group)
     budget = Budget(limit.nodes, None if limit.seconds is None else t0 + limit.seconds,
-                    limit.memory_or(default_memory))
+                    limit.memory_or(default_memory), cancel=limit.cancel)
     target = 0 if finish is None else 1 << finish
     forward, stopped = _side(space, [board.pegs_mask], target, False, budget, progress)
     backward = Side()

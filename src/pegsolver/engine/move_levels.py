@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ..model.geometry import Shape
 from ..model.goal import plural
 from .core import enum_core
+from .limits import Cancel
 from .outcome import Reason
 from .partition import decode, encode
 
@@ -55,7 +56,8 @@ class MovesStop(Exception):
 @dataclass
 class Budget:
     """Limits of a search by moves: positions expanded (``nodes``), a monotonic deadline
-    (seconds) and bytes for the levels and the set of positions seen."""
+    (seconds), bytes for the levels and the set of positions seen, and the caller's
+    :class:`Cancel` (None: none)."""
 
     nodes: int | None
     deadline: float | None
@@ -66,9 +68,13 @@ class Budget:
     # called with the budget from check(), at most every REPORT_SECONDS: a progress display
     report: Callable[[Budget], None] | None = None
     reported: float = 0.0
+    cancel: Cancel | None = None
 
     def check(self, held: int) -> None:
-        """:raises MovesStop: a limit passed (``held``: bytes the levels take now)."""
+        """:raises MovesStop: a limit passed or the run was cancelled (``held``: bytes the
+        levels take now)."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise MovesStop(Reason.CANCELLED)
         if self.nodes is not None and self.expanded >= self.nodes:
             raise MovesStop(Reason.NODE_LIMIT)
         now = time.monotonic()
@@ -87,16 +93,20 @@ def expand(space: MoveSpace, parents: Keys, backward: bool, budget: Budget, held
     even inside one parent: (children, parents done). The call stops after the parent
     that brings its children to MOST, or to the budget left at WORK_BYTES a child.
 
-    :raises MovesStop: the memory or the deadline passed while the children were found.
+    :raises MovesStop: the memory or the deadline passed, or the run was cancelled, while
+        the children were found.
     """
     take = CHUNK if budget.nodes is None else max(1, min(CHUNK, budget.nodes - budget.expanded))
     hard = max((budget.memory_bytes - held) // CHILD_BYTES, 1)
     most = max(min(MOST, (budget.memory_bytes - held) // WORK_BYTES), 1)
+    halt = None if budget.cancel is None else budget.cancel.flag
     try:
         kids, done = space.E.move_children(space.mv, space.chains, parents[:take], backward, most, hard,
-                                           budget.deadline or 0.0)
+                                           budget.deadline or 0.0, halt)
     except TimeoutError:
         raise MovesStop(Reason.TIME_LIMIT) from None
+    except InterruptedError:
+        raise MovesStop(Reason.CANCELLED) from None
     except MemoryError:
         raise MovesStop(Reason.MEMORY_LIMIT) from None
     return kids, done

@@ -26,6 +26,7 @@ class Reason(StrEnum):
     BEAM = "beam"                      # a beam that cut a level ran empty: nothing proved
     BOUNDED = "bounded"                # no solution within the moves searched: a lower bound proved
     INTERRUPTED = "interrupted"        # Ctrl-C
+    CANCELLED = "cancelled"            # another thread set the limit's Cancel
     DISK_FULL = "disk full"            # an out-of-core run's spill directory filled up
 
     @property
@@ -44,6 +45,20 @@ class Reason(StrEnum):
         return self in (Reason.NODE_LIMIT, Reason.TIME_LIMIT, Reason.MEMORY_LIMIT)
 
     @property
+    def ends_run(self) -> bool:
+        """True for the stops that end the caller's whole run, not just this search: Ctrl-C
+        or SIGTERM (INTERRUPTED), and a cancel from another thread (CANCELLED)."""
+        return self in (Reason.INTERRUPTED, Reason.CANCELLED)
+
+    @property
+    def cause(self) -> str:
+        """What stopped a run, as a sentence's subject: "Ctrl-C" or "SIGTERM" (INTERRUPTED),
+        "a cancel" (CANCELLED), else "the time limit" and the like."""
+        if self is Reason.INTERRUPTED:
+            return interrupt_name()
+        return "a cancel" if self is Reason.CANCELLED else f"the {self}"
+
+    @property
     def explanation(self) -> str:
         """The stop in words ("" for the proofs by class and pagoda, which explain themselves)."""
         if self is Reason.INTERRUPTED:
@@ -58,12 +73,14 @@ _EXPLANATIONS = {
     Reason.BEAM: "the beam kept too few positions per level to reach the goal (a wider beam may); nothing proved",
     Reason.EXHAUSTED: "every position reachable from the start was searched: no solution",
     Reason.BOUNDED: "no solution has as few moves as were searched for; only that bound is proved",
+    Reason.CANCELLED: "the search was cancelled by its caller; nothing proved",
 }
 
 # What each of the search core's stops means, by the names the core gives its stop codes
 # (core.search_codes().stops); "none" is a search that ended by itself without a solution.
 STOP_MEANINGS = {"none": Reason.EXHAUSTED, "nodes": Reason.NODE_LIMIT, "seconds": Reason.TIME_LIMIT,
-                 "interrupt": Reason.INTERRUPTED, "memory": Reason.MEMORY_LIMIT, "beam": Reason.BEAM}
+                 "interrupt": Reason.INTERRUPTED, "memory": Reason.MEMORY_LIMIT, "beam": Reason.BEAM,
+                 "cancel": Reason.CANCELLED}
 CORE_STOPS = tuple(STOP_MEANINGS.values())  # every reason a search run can end with, unsolved
 
 

@@ -212,7 +212,7 @@ def _portfolio(board: Board, goal: Goal, run: Run, backward: bool, t0: float, ta
             reason = answer.reason
             if reason.settles:  # solved, or exhausted: proved impossible
                 return _answered(answer, m, tally, t0)
-            if reason is Reason.INTERRUPTED:
+            if reason.ends_run:
                 return _stopped(board, goal, run, tally, t0, reason, widest)
             if reason is Reason.MEMORY_LIMIT:
                 dropped.add(m)
@@ -238,8 +238,8 @@ def _stopped(board: Board, goal: Goal, run: Run, tally: Tally, t0: float, reason
                     table_entries=tally.table_entries, table_bytes=tally.table_bytes)
     tried = ", ".join(f"{name} to {'width' if name.startswith('beam') else 'nodes'} {n:,}"
                       for name, n in widest.items())
-    cause = {Reason.INTERRUPTED: f"{interrupt_name()} stopped", Reason.MEMORY_LIMIT: "the memory budget stopped"}.get(
-        reason, f"the {reason} stopped")
+    cause = {Reason.INTERRUPTED: f"{interrupt_name()} stopped", Reason.MEMORY_LIMIT: "the memory budget stopped",
+             Reason.CANCELLED: "a cancel stopped"}.get(reason, f"the {reason} stopped")
     ran = f"after {plural(tally.runs, 'search')} ({tried}) and {plural(tally.nodes, 'node')}" if tally.runs \
         else "before its first search"
     text = f"{cause} the portfolio {ran}; nothing proved"

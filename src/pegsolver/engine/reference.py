@@ -10,12 +10,17 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from .compile import Problem
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 # The stops by the names the core gives its stop codes (core.search_codes().stops).
 STOP_NONE, STOP_NODES, STOP_SECONDS, STOP_INTERRUPT, STOP_BEAM = "none", "nodes", "seconds", "interrupt", "beam"
+STOP_CANCEL = "cancel"
 
 
 
@@ -52,12 +57,14 @@ class _Stop(Exception):
     pass
 
 
-def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> SearchResult:
-    """Run the search in Python; see ``pegcore._search64.search`` for the result keys.
+def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0,
+           halt: npt.NDArray[np.uint8] | None = None) -> SearchResult:
+    """Run the search in Python; see ``pegcore._search64.search`` for the result keys and
+    ``halt`` (another thread sets ``halt[0]`` to stop it; looked at with the clock).
 
     The beam strategy's memory is not bounded here (the core's is).
     """
-    s = _Search(problem, node_limit, seconds)
+    s = _Search(problem, node_limit, seconds, halt)
     start = sum(1 << int(h) for h in problem.start)
     solved = False
     try:
@@ -89,7 +96,8 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0) -> Searc
 class _Search:
     """One search: the problem's arrays as Python ints, the work counters, the path."""
 
-    def __init__(self, problem: Problem, node_limit: int, seconds: float) -> None:
+    def __init__(self, problem: Problem, node_limit: int, seconds: float,
+                 halt: npt.NDArray[np.uint8] | None = None) -> None:
         self.n = n = problem.nholes
         self.m2 = [(1 << int(f)) | (1 << int(o)) for f, o, _ in problem.jumps]  # from and over
         self.m3 = [a | (1 << int(t)) for a, (_, _, t) in zip(self.m2, problem.jumps)]  # and to
@@ -110,6 +118,7 @@ class _Search:
         self.node_limit = node_limit
         self.t0 = time.monotonic()
         self.deadline = self.t0 + seconds if seconds > 0 else None
+        self.halt = halt
         self.dead: set[int] = set()
         self.path: list[int] = []
         self.tests = self.nodes = self.dead_ends = self.table_hits = self.pagoda_prunes = 0
@@ -151,8 +160,11 @@ class _Search:
     def visit(self) -> None:
         if self.node_limit and self.nodes >= self.node_limit:
             raise _Stop(STOP_NODES)
-        if self.deadline and self.nodes % 1024 == 0 and time.monotonic() >= self.deadline:
-            raise _Stop(STOP_SECONDS)
+        if self.nodes % 1024 == 0:
+            if self.halt is not None and self.halt[0]:
+                raise _Stop(STOP_CANCEL)
+            if self.deadline and time.monotonic() >= self.deadline:
+                raise _Stop(STOP_SECONDS)
         self.nodes += 1
 
     def dead_end(self, pegs: int) -> None:

@@ -91,7 +91,7 @@ class Run:
         if self.backend == "core":
             out = core_search(shape, problem, limit, problem.strategy_code, DEFAULT_SEARCH_BYTES)
         else:
-            out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0)
+            out = reference.search(problem, limit.nodes or 0, limit.seconds or 0.0, limit.halt)
         stats = Stats(
             strategy=self.strategy, backend=self.backend, symmetries=len(problem.perms) + 1,
             tests=out["tests"], nodes=out["nodes"], dead_ends=out["dead_ends"],
@@ -113,7 +113,8 @@ def core_search(shape: Shape, problem: Problem, limit: Limit, strategy: int, def
         problem.jumps, problem.slots, problem.perms, problem.start, problem.goal_holes, problem.goal_count,
         problem.nholes, strategy, problem.use_table, limit.nodes or 0, limit.seconds or 0.0,
         limit.memory_or(default_bytes), weights=problem.weights, iso_weight=problem.iso_weight,
-        pagodas=problem.pagodas, thresholds=problem.thresholds, beam_width=problem.beam_width, **extra)
+        pagodas=problem.pagodas, thresholds=problem.thresholds, beam_width=problem.beam_width, halt=limit.halt,
+        **extra)
     found["stop"] = search_codes().stops[found["stop"]]   # the core's stop code, by its name
     out: SearchResult = found
     return out

@@ -15,7 +15,6 @@ from ..model.notation import group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
 from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
-from .stopping import interrupt_name
 
 MOVES_STRATEGY = "fewest-moves"   # the strategy a search by fewest moves reports
 BEAM_MOVES_STRATEGY = "fewest-moves-beams"   # and on boards past the levels by moves (over 64 holes)
@@ -177,8 +176,7 @@ class Solution:
         if self.reason is Reason.BEAM:
             return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
                     "--beam-width may); nothing proved")
-        why = interrupt_name() if self.reason is Reason.INTERRUPTED else f"the {self.reason}"
-        return (f"not solved: stopped by {why} before a solution was found; nothing proved "
+        return (f"not solved: stopped by {self.reason.cause} before a solution was found; nothing proved "
                 f"(the default strategy, auto, tries the other strategies too)")
 
 

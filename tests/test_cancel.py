@@ -1,0 +1,136 @@
+"""Stopping a run from another thread: ``Limit(cancel=Cancel())``.
+
+Ctrl-C reaches only the main thread, so a game or a server that searches in a worker
+thread stops it with a Cancel. Each test here would run for a minute or more (or finish
+with an answer) if the core ignored the flag; the bounds on the wall time are ten times
+what a stop takes, and only say that the run stopped early.
+"""
+import asyncio
+import threading
+import time
+
+import pytest
+
+import pegsolver
+from pegsolver import Cancel, Goal, Limit, PegsolverError, Reason, solve
+from pegsolver.apps import play
+from pegsolver.apps.hint import find_hint
+from pegsolver.apps.play import PlayApp
+from pegsolver.moves import count_moves
+
+LONG = 120.0   # seconds each run is allowed: a run that ignores the cancel takes far longer than the bounds
+
+
+def diamond_e1():
+    """Diamond 41 with the hole e1 vacant: its hint searches for seconds."""
+    board = pegsolver.find_variant("diamond").board()
+    return board.with_pegs(board.shape.full_mask & ~(1 << board.hole("e1")))
+
+
+def cancelled_after(delay, run):
+    """``run(cancel)`` in a worker thread, the cancel set from this thread after ``delay``
+    seconds: (its result, wall seconds from the cancel to its end)."""
+    cancel, out = Cancel(), []
+    worker = threading.Thread(target=lambda: out.append(run(cancel)))
+    worker.start()
+    time.sleep(delay)
+    t0 = time.monotonic()
+    cancel.set()
+    worker.join(LONG)
+    assert not worker.is_alive(), "the run went on after the cancel"
+    return out[0], time.monotonic() - t0
+
+
+def test_a_limit_checks_and_keeps_its_cancel():
+    cancel = Cancel()
+    assert not cancel.is_set() and "set=False" in repr(cancel)
+    limit = Limit(seconds=5, cancel=cancel)
+    assert limit.replace(nodes=10).cancel is cancel
+    assert limit.after(1, 1.0).cancel is cancel
+    cancel.set()
+    assert limit.cancelled and limit.halt[0] == 1
+    with pytest.raises(PegsolverError, match="cancel must be a pegsolver.Cancel or None, not Event"):
+        Limit(cancel=threading.Event())
+
+
+@pytest.mark.parametrize("strategy", [*pegsolver.STRATEGIES, "auto"])
+def test_a_cancel_set_before_the_search_stops_it_at_once(strategy):
+    cancel = Cancel()
+    cancel.set()
+    sol = solve("english", strategy=strategy, limit=Limit(seconds=LONG, cancel=cancel))
+    assert sol.reason is Reason.CANCELLED and not sol.solved
+    assert sol.stats.nodes <= 1
+    assert "cancel" in sol.explanation or "cancel" in sol.to_text()
+
+
+def test_the_reference_backend_honours_a_cancel():
+    cancel = Cancel()
+    cancel.set()
+    sol = solve("english", strategy="dfs", backend="reference", limit=Limit(cancel=cancel))
+    assert sol.reason is Reason.CANCELLED and sol.stats.nodes <= 1
+
+
+def test_a_long_search_stops_when_another_thread_cancels_it():
+    # French from a2 to the complement: dfs proves it in tens of millions of nodes
+    board = pegsolver.find_variant("french").board()
+    sol, took = cancelled_after(0.3, lambda c: solve(board, strategy="dfs", proofs=False,
+                                                     limit=Limit(seconds=LONG, cancel=c)))
+    assert sol.reason is Reason.CANCELLED and sol.stats.nodes > 0
+    assert took < 5.0
+
+
+def test_a_search_by_fewest_moves_stops_when_cancelled():
+    # French by moves takes minutes; the answer still says what the regions prove
+    sol, took = cancelled_after(0.5, lambda c: solve("french", minimize="moves",
+                                                     limit=Limit(seconds=LONG, cancel=c)))
+    assert sol.reason is Reason.CANCELLED and not sol.optimal and sol.lower_bound > 0
+    assert took < 5.0
+
+
+def test_the_beams_by_moves_over_64_holes_stop_when_cancelled():
+    cancel = Cancel()
+    cancel.set()
+    sol = solve("rect11x11", minimize="moves", limit=Limit(seconds=LONG, cancel=cancel))
+    assert sol.reason is Reason.CANCELLED and "cancel" in sol.explanation
+
+
+def test_counting_by_moves_stops_when_cancelled():
+    count, took = cancelled_after(0.3, lambda c: count_moves("french", limit=Limit(seconds=LONG, cancel=c)))
+    assert count.stopped is Reason.CANCELLED and "stopped: cancelled" in count.to_text()
+    assert took < 5.0
+
+
+def test_a_hint_stops_when_cancelled():
+    board = diamond_e1()
+    hint, took = cancelled_after(0.5, lambda c: find_hint(board, Goal.anywhere(1), LONG, cancel=c))
+    assert hint.reason is Reason.CANCELLED and hint.jump is None
+    assert took < 5.0
+
+
+def test_the_game_quits_at_once_while_a_hint_is_searched_for(monkeypatch):
+    # Textual waits for a hint's thread on exit: the game stops the hint's search first
+    ended = threading.Event()
+
+    def hint_then_note(*args, **kwargs):
+        try:
+            return find_hint(*args, **kwargs)
+        finally:
+            ended.set()
+    monkeypatch.setattr(play, "find_hint", hint_then_note)
+
+    async def scenario():
+        app = PlayApp(diamond_e1(), Goal.anywhere(1), hint_seconds=LONG)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await pilot.press("h")
+            await asyncio.sleep(0.5)
+            assert app.thinking is not None and not ended.is_set()
+            t0 = time.monotonic()
+            await pilot.press("q")
+            assert await asyncio.to_thread(ended.wait, LONG)
+            return time.monotonic() - t0
+    assert asyncio.run(scenario()) < 5.0
+
+
+def test_a_whole_board_enumeration_refuses_a_cancel_it_would_ignore():
+    with pytest.raises(PegsolverError, match="analyse takes no cancel"):
+        pegsolver.analysis.analyse("english", limit=Limit(seconds=5, cancel=Cancel()))
