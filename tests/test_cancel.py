@@ -134,3 +134,27 @@ def test_the_game_quits_at_once_while_a_hint_is_searched_for(monkeypatch):
 def test_a_whole_board_enumeration_refuses_a_cancel_it_would_ignore():
     with pytest.raises(PegsolverError, match="analyse takes no cancel"):
         pegsolver.analysis.analyse("english", limit=Limit(seconds=5, cancel=Cancel()))
+
+
+def test_a_cancelled_search_by_moves_says_a_cancel_stopped_it():
+    cancel = Cancel()
+    cancel.set()
+    for board in ("french", "rect11x11"):
+        sol = solve(board, minimize="moves", limit=Limit(cancel=cancel))
+        assert sol.reason is Reason.CANCELLED and "stopped by a cancel" in sol.explanation
+        assert "Ctrl-C" not in sol.explanation
+
+
+def test_a_cancel_ends_a_survey_of_single_vacancies():
+    cancel = Cancel()
+    cancel.set()
+    found = pegsolver.survey.survey_vacancies(pegsolver.find_variant("english").board(),
+                                              limit=Limit(cancel=cancel))
+    assert found.interrupted and len(found) == 1 and found[0].reason is Reason.CANCELLED
+
+
+def test_a_cancel_in_the_beams_limit_stops_them():
+    answer, took = cancelled_after(1.5, lambda c: pegsolver.moves.shortest_over_board(
+        "french", limit=Limit(seconds=0.5), beam=Limit(seconds=LONG, cancel=c)))
+    assert answer.reason is Reason.CANCELLED
+    assert took < 5.0

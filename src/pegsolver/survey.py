@@ -76,8 +76,8 @@ class Survey(list[Entry]):
 
     @property
     def interrupted(self) -> bool:
-        """True when Ctrl-C ended the survey (its last entry is the pair it stopped in)."""
-        return bool(self) and self[-1].reason is Reason.INTERRUPTED
+        """True when Ctrl-C or a cancel ended the survey (its last entry is the pair it stopped in)."""
+        return bool(self) and self[-1].reason.ends_run
 
     @property
     def settled(self) -> bool:
@@ -232,7 +232,7 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             if progress:
                 progress(len(out), n * n)
             out.seconds = time.perf_counter() - start
-            if entry.reason is Reason.INTERRUPTED:  # Ctrl-C ends the whole survey
+            if entry.reason.ends_run:  # Ctrl-C or a cancel ends the whole survey
                 return out
     return out
 
@@ -242,7 +242,7 @@ def _searched(board: Board, v: Hole, f: Hole, limit: Limit, minimize: str | None
     # proof is solved (not optimal); after Ctrl-C the pair stays INTERRUPTED, which ends the survey
     t0 = time.perf_counter()
     sol = solve(board.with_pegs(board.shape.full_mask & ~(1 << v)), Goal.at(f), limit=limit, minimize=minimize)
-    solved = sol.solved and sol.reason is not Reason.INTERRUPTED
+    solved = sol.solved and not sol.reason.ends_run
     return Entry(v, f, Reason.SOLVED if solved else sol.reason, sol.jumps, sol.stats.nodes,
                  time.perf_counter() - t0, optimal=sol.optimal, lower_bound=sol.lower_bound)
 

@@ -34,7 +34,6 @@ from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
 from .search import core_search
 from .solution import Solution, unsolved
-from .stopping import interrupt_name
 
 FIRST_WIDTH = 1 << 12     # positions a level of the first beam keeps
 LEAST_WIDTH = 1 << 4      # and at least, when the memory takes no wider one
@@ -206,7 +205,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
                 else "as few as the lower bound (the full Merson regions of the start, or one move)"))
         return Solution(start, goal, True, Reason.SOLVED, best, stats, how, optimal=True,
                         lower_bound=a.lower_bound)
-    why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or interrupt_name()}"
+    why = "the widths ran out" if a.reason is Reason.BEAM else f"stopped by {STOPS.get(a.reason) or a.reason.cause}"
     ran = ", ".join(f"{w:,} ({'no solution' if m is None else plural(m, 'move')})" for w, m in a.beams) or "none"
     return Solution(start, goal, bool(best), a.reason, best, stats,   # solved, not proved minimal
                     f"{why} before the fewest moves were proved (every solution has at least {a.lower_bound}, "

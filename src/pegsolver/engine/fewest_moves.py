@@ -224,7 +224,8 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
     seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
     if limit.seconds is not None:
         seconds += max(0.0, t0 + limit.seconds - now)
-    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report, cancel=budget.cancel)
+    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report,
+                   cancel=budget.cancel or beam.cancel)   # the cancel of either limit stops the beams
     best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound)
     answer.expanded += beams.expanded
     answer.chains += beams.children

@@ -136,7 +136,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
              if a.beam_stop in STOPS and a.beam_stop is not a.reason else "")
     # a solution found is the answer (solved); the reason says what stopped the proof of its moves
     return Solution(board.with_pegs(board.pegs_mask), goal, bool(best), a.reason, best, stats,
-                    f"stopped by {STOPS.get(a.reason) or interrupt_name()} before the fewest moves were proved "
+                    f"stopped by {STOPS.get(a.reason) or a.reason.cause} before the fewest moves were proved "
                     f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}{beams}; "
                     f"{levels}",
                     optimal=False, lower_bound=a.lower_bound)
