@@ -15,7 +15,8 @@ from .limits import size_text
 # The sizes of the core's tables and stages are the core's own (core.enum_sizes()); these
 # are the Python side's choices.
 MAX_MEMORY_BYTES = 1 << 50       # 1 PiB: past any machine here
-STAGE_CAP = 384 << 20    # staged children (all threads) before they are merged
+STAGE_CAP = 192 << 20    # staged children (all threads) before they are merged: a larger stage is
+                         # slower (fresh pages cost more than the extra merge passes save)
 MIN_STAGE = 1 << 20      # a thread's stage at least (the core's smallest is below it)
 CHUNK_SLOTS = 1 << 17    # table slots expanded between two checks of the limits
 
