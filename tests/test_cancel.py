@@ -63,6 +63,15 @@ def test_a_cancel_set_before_the_search_stops_it_at_once(strategy):
     assert "cancel" in sol.explanation or "cancel" in sol.to_text()
 
 
+def test_a_cancelled_strategy_is_not_told_to_try_auto_but_a_limited_one_is():
+    cancel = Cancel()
+    cancel.set()
+    stopped = solve("english", strategy="dfs", limit=Limit(seconds=LONG, cancel=cancel)).unsolved_text()
+    assert stopped.startswith("not solved: stopped by a cancel") and "auto" not in stopped
+    limited = solve("french", strategy="dfs", limit=Limit(nodes=1000)).unsolved_text()
+    assert "stopped by the node limit" in limited and "the default strategy, auto" in limited
+
+
 def test_the_reference_backend_honours_a_cancel():
     cancel = Cancel()
     cancel.set()

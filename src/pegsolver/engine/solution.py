@@ -176,8 +176,10 @@ class Solution:
         if self.reason is Reason.BEAM:
             return ("not solved: the beam kept too few positions per level to reach the goal (a wider "
                     "--beam-width may); nothing proved")
-        return (f"not solved: stopped by {self.reason.cause} before a solution was found; nothing proved "
-                f"(the default strategy, auto, tries the other strategies too)")
+        stopped = f"not solved: stopped by {self.reason.cause} before a solution was found; nothing proved"
+        if self.reason.ends_run:   # the caller stopped it: another strategy is no advice
+            return stopped
+        return f"{stopped} (the default strategy, auto, tries the other strategies too)"
 
 
 def replay(start: Board, jumps: Sequence[Jump]) -> int:
