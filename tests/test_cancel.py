@@ -53,6 +53,23 @@ def test_a_limit_checks_and_keeps_its_cancel():
         Limit(cancel=threading.Event())
 
 
+def test_a_cancel_sets_the_flags_linked_to_it_and_no_flag_sets_the_cancel():
+    import numpy as np
+    late, gone = (np.zeros(1, dtype=np.uint8) for _ in range(2))
+    cancel = Cancel()
+    cancel.link(late)
+    cancel.link(gone)
+    cancel.unlink(gone)
+    late.fill(1)   # a run's own halt, set by one of its threads: the caller's cancel stays clear
+    assert not cancel.is_set()
+    late.fill(0)
+    cancel.set()
+    assert late[0] == 1 and gone[0] == 0
+    fresh = np.zeros(1, dtype=np.uint8)
+    cancel.link(fresh)   # linked after the cancel: set at once
+    assert fresh[0] == 1
+
+
 @pytest.mark.parametrize("strategy", [*pegsolver.STRATEGIES, "auto"])
 def test_a_cancel_set_before_the_search_stops_it_at_once(strategy):
     cancel = Cancel()
@@ -140,9 +157,33 @@ def test_the_game_quits_at_once_while_a_hint_is_searched_for(monkeypatch):
     assert asyncio.run(scenario()) < 5.0
 
 
-def test_a_whole_board_enumeration_refuses_a_cancel_it_would_ignore():
-    with pytest.raises(PegsolverError, match="analyse takes no cancel"):
-        pegsolver.analysis.analyse("english", limit=Limit(seconds=5, cancel=Cancel()))
+@pytest.mark.parametrize("place", ["memory", "disk", "dask"])
+def test_a_whole_board_enumeration_stops_when_another_thread_cancels_it(place, tmp_path):
+    # French forward takes minutes in every engine; each keeps the levels it finished
+    where = {"memory": {}, "disk": {"spill": tmp_path / "spill", "threads": 2},
+             "dask": {"workers": 1}}[place]
+    a, after = cancelled_after(3.0 if place == "dask" else 1.0, lambda cancel: pegsolver.analysis.analyse(
+        "french", keep_positions=False, memory_bytes=2 << 30, limit=Limit(seconds=LONG, cancel=cancel), **where))
+    assert a.stopped is Reason.CANCELLED and a.message == "stopped by a cancel"
+    assert after < 10.0
+    assert a.levels and a.levels[0].positions == 1 and a.games is None
+
+
+@pytest.mark.parametrize("place", ["memory", "disk", "dask"])
+def test_a_cancel_set_before_a_whole_board_enumeration_stops_it_after_the_start(place, tmp_path):
+    cancel = Cancel()
+    cancel.set()
+    where = {"memory": {}, "disk": {"spill": tmp_path / "spill"}, "dask": {"workers": 1}}[place]
+    a = pegsolver.analysis.analyse("english", keep_positions=False, limit=Limit(cancel=cancel), **where)
+    assert a.stopped is Reason.CANCELLED and len(a.levels) == 1
+
+
+def test_a_cancel_set_before_the_solution_counts_stops_them_at_the_first_vacancy():
+    cancel = Cancel()
+    cancel.set()
+    with pytest.raises(pegsolver.analysis.AnalysisStopped, match="stopped by a cancel") as stop:
+        pegsolver.analysis.solution_counts("triangle5", limit=Limit(cancel=cancel))
+    assert stop.value.reason is Reason.CANCELLED and stop.value.partial is not None and not stop.value.partial
 
 
 def test_a_cancelled_search_by_moves_says_a_cancel_stopped_it():

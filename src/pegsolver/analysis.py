@@ -54,21 +54,16 @@ def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | Non
     """One Limit from ``limit`` or the keyword arguments, checked for an enumeration: threads
     a power of two, memory from 1 MiB to 1 PiB (default: 3/4 of the memory available now).
 
-    :param no_nodes: the caller's name, when it takes no node limit nor a cancel (a whole-board
-        enumeration expands every position of a level: a node limit would be ignored; its
-        threads and workers do not look for a Cancel).
+    :param no_nodes: the caller's name, when it takes no node limit (a whole-board
+        enumeration expands every position of a level: a node limit would be ignored).
     :raises PegsolverError: a value out of range, ``limit`` not a Limit, a part given both
-        in ``limit`` and as a keyword, or a node limit or a cancel where ``no_nodes`` says
-        none is taken.
+        in ``limit`` and as a keyword, or a node limit where ``no_nodes`` says none is taken.
     """
     Limit.check(limit)
     limit = limit or Limit()
     if no_nodes and limit.nodes is not None:
         raise PegsolverError(f"{no_nodes} takes no node limit (Limit(nodes={limit.nodes})): it enumerates "
                              f"every position of each level; bound it by seconds or memory_bytes")
-    if no_nodes and limit.cancel is not None:
-        raise PegsolverError(f"{no_nodes} takes no cancel (Limit(cancel=...)): its threads and workers do not "
-                             f"look for one; bound it by seconds or memory_bytes, or stop it with Ctrl-C")
     for name, given, inside in (("threads", threads, limit.threads), ("memory_bytes", memory_bytes,
                                 limit.memory_bytes), ("seconds", seconds, limit.seconds)):
         if given is not None and inside is not None:
@@ -100,8 +95,8 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         threads expanding each level (a power of two; default: the CPUs available, rounded
         down to a power of two); the memory budget in bytes of the levels (default: 3/4 of
         the memory available now), at which a run stops cleanly with
-        ``stopped=Reason.MEMORY_LIMIT``; a wall-clock limit in seconds. Ctrl-C also stops
-        the run. A stopped run keeps the levels it finished.
+        ``stopped=Reason.MEMORY_LIMIT``; a wall-clock limit in seconds. Ctrl-C or the limit's
+        Cancel (``Reason.CANCELLED``) stops it too. A stopped run keeps the levels it finished.
     :param keep_positions: keep each level's positions (8 bytes each) for
         :meth:`Analysis.positions`; needed for the winning positions.
     :param progress: called as ``progress(k, positions)`` after each level.
@@ -148,7 +143,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
                    stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
                       budget_bytes=memory_bytes, positions_only=positions_only)
-    run.on_step = on_step
+    run.on_step, run.cancel = on_step, limit.cancel
     _count(result, run, keep_positions, progress)
     if finish is not None and not result.stopped:
         result.solutions = result.finishes.get(finish, 0)
@@ -264,7 +259,7 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
         (0: unsolvable), with its text and JSON.
         Vacancies that a symmetry maps onto one already counted are not enumerated again.
     :param progress: called as ``progress(vacancy)`` before each enumeration.
-    :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C); ``reason`` says which, and
+    :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C, a cancel); ``reason`` says which, and
         ``partial`` holds the vacancies counted before it.
     :raises PegsolverError: a time limit that is not a positive, finite number of seconds.
     Other errors as :func:`analyse`.

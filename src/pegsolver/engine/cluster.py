@@ -33,6 +33,7 @@ from .shards import BoardSpec, StepWork, expand_partition, merge_runs, pack_run,
 from .spill import MemoryStore
 
 CONNECT_SECONDS = 10
+SLICE = 0.25   # seconds between two looks at the deadline, a cancel and the progress while tasks run
 
 
 class ClusterError(PegsolverError):
@@ -118,14 +119,14 @@ class DaskRun(PartitionedRun):
     def _wait(self, futures: list[Any], k: int, step: str) -> list[Any]:
         wait, t0 = _dask().wait, time.monotonic()
         while True:
+            if (stop_now := self.stop_now()) is not None:   # before each slice: a step may take less
+                self.client.cancel(futures)
+                raise stop_now
             timeout = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
             try:
-                wait(futures, timeout=1.0 if timeout is None else min(timeout, 1.0))
+                wait(futures, timeout=SLICE if timeout is None else min(timeout, SLICE))
             except TimeoutError:
                 self.tell(k, step, sum(f.done() for f in futures), len(futures), t0)
-                if self.deadline is not None and time.monotonic() >= self.deadline:
-                    self.client.cancel(futures)
-                    raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit") from None
                 continue
             self.tell(k, step, len(futures), len(futures), t0)
             try:

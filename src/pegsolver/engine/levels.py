@@ -15,7 +15,7 @@ from ..errors import PegsolverError
 from ..model.geometry import Hole, Shape
 from .core import enum_core, enum_sizes
 from .level_memory import CHUNK_SLOTS, first_stage_bytes
-from .limits import size_text
+from .limits import Cancel, size_text
 from .outcome import Reason
 from .stopping import raise_if_stopped
 
@@ -33,7 +33,7 @@ Stage = Any     # E.Stage: one thread's buffer of children waiting to be merged
 Work = Any      # E.Work: one thread's counters while expanding a level
 Perm = tuple[Hole, ...]  # a board symmetry as a permutation of the holes
 
-STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED, Reason.DISK_FULL)
+STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED, Reason.CANCELLED, Reason.DISK_FULL)
 
 
 class LevelStop(Exception):
@@ -99,9 +99,18 @@ class LevelRun:
         self.tables: list[Table] = []  # every table alive (both sets)
         # out-of-core runs: told (k, step, done, total, seconds) as a step's partitions finish
         self.on_step: Callable[[int, str, int, int, float], None] | None = None
+        self.cancel: Cancel | None = None   # set from another thread, it stops the run like the deadline
 
     def close(self) -> None:
         """Release what the run holds outside this process (nothing here)."""
+
+    def stop_now(self) -> LevelStop | None:
+        """The stop that applies now, checked between chunks of work: a cancel, or the deadline passed."""
+        if self.cancel is not None and self.cancel.is_set():
+            return LevelStop(Reason.CANCELLED, "stopped by a cancel")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+        return None
 
     def keep(self, level: LevelSet) -> Keys:
         """A level's positions kept for the winning ones (sorted, in the budget)."""
@@ -229,8 +238,8 @@ class LevelRun:
                                             for t in todo], stop.set)
             for t, r in zip(todo, reached):
                 pos[t] = r
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+            if (stop_now := self.stop_now()) is not None:
+                raise stop_now
             done = all(pos[t] >= ends[t] for t in range(P))
             fits = self._merge(pool, nxt)
             for st in self.stages:
@@ -245,21 +254,30 @@ class LevelRun:
     def _merge(self, pool: ThreadPoolExecutor | None, nxt: list[Table]) -> list[bool]:
         # Every thread merges its partition of the stages. A merge into fresh memory can
         # take seconds, so it looks for the deadline and Ctrl-C itself; the halt flag
-        # stops the other threads' merges once one thread's stop is raised here.
+        # stops the other threads' merges once one thread's stop is raised here, or a cancel.
         halt = np.zeros(1, dtype=np.uint8)
         deadline = 0.0 if self.deadline is None else self.deadline
         calls = [(self.E.insert, nxt[p], self.stages, p, deadline, halt) for p in range(self.threads)]
+        if self.cancel is not None:
+            self.cancel.link(halt)   # a cancel halts the merges too
         try:
             fits: list[bool] = self._parallel(pool, calls, lambda: halt.fill(1))
         except TimeoutError:
             raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit") from None
+        except InterruptedError:
+            if (stop_now := self.stop_now()) is not None:
+                raise stop_now from None
+            raise
+        finally:
+            if self.cancel is not None:
+                self.cancel.unlink(halt)
         return fits
 
     def _stage_part(self, t: int, table: Table, pos: int, end: int, work: Work, stop: threading.Event) -> int:
         # Thread t stages its table's children from slot pos, a chunk at a time, with no
         # wait for the other threads between chunks, until its table is done, its stage
         # is full and cannot grow (then every thread stops, to merge), the deadline
-        # passes, or stop is set (by another thread, or by Ctrl-C). Returns the slot reached.
+        # passes or a cancel comes, or stop is set (by another thread, or by Ctrl-C). Returns the slot reached.
         st = self.stages[t]
         while pos < end and not stop.is_set():
             hi = min(pos + CHUNK_SLOTS, end)
@@ -270,7 +288,7 @@ class LevelRun:
                     grown = self.grow_stage(st, 2 * st.nbytes)
                 if not grown:  # at its cap: merge what is staged
                     stop.set()
-            if self.deadline is not None and time.monotonic() >= self.deadline:
+            if self.stop_now() is not None:
                 stop.set()
         return pos
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import SupportsFloat, SupportsIndex, TypedDict, Unpack, cast
@@ -129,17 +130,35 @@ class Cancel:
     core looks every 1,024 positions; a search by moves every 32,768 parents and inside a
     parent's chains) with ``Reason.CANCELLED``, and says what it finished, as at a time limit.
     Ctrl-C reaches only the main thread; this is how a game or a server stops a search
-    running in a worker thread. Honoured by ``solve`` (every strategy and ``minimize="moves"``);
-    a flag once set stays set."""
+    running in a worker thread. Honoured by ``solve`` (every strategy and ``minimize="moves"``),
+    ``count_moves``, ``analyse`` and ``solution_counts``; a flag once set stays set."""
 
-    __slots__ = ("flag",)
+    __slots__ = ("flag", "_linked", "_lock")
 
     def __init__(self) -> None:
         self.flag = np.zeros(1, dtype=np.uint8)   # (1,) uint8: the core reads flag[0] without the GIL
+        self._linked: list[np.ndarray] = []        # a run's own halt flags, set with this one
+        self._lock = threading.Lock()
 
     def set(self) -> None:
         """Ask the run to stop (safe from any thread)."""
-        self.flag[0] = 1
+        with self._lock:
+            self.flag[0] = 1
+            for f in self._linked:
+                f[0] = 1
+
+    def link(self, flag: np.ndarray) -> None:
+        """Set ``flag[0]`` too when this is set (now, if it is already): a run's own halt
+        flag, which its threads also set for each other, and which must not set this one."""
+        with self._lock:
+            self._linked.append(flag)
+            if self.flag[0]:
+                flag[0] = 1
+
+    def unlink(self, flag: np.ndarray) -> None:
+        """Undo :meth:`link`."""
+        with self._lock:
+            self._linked = [f for f in self._linked if f is not flag]
 
     def is_set(self) -> bool:
         """True once :meth:`set` was called."""

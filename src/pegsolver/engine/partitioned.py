@@ -138,11 +138,11 @@ class PartitionedRun(LevelRun):
             yield piece
 
     def poll(self) -> None:
-        # called by the steps between chunks of work: a stop elsewhere, or the deadline, ends them
+        # called by the steps between chunks of work: a stop elsewhere, a cancel or the deadline ends them
         if self.halt.is_set():
             raise LevelStop(Reason.INTERRUPTED, "stopped with the other partitions")
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+        if (stop_now := self.stop_now()) is not None:
+            raise stop_now
 
     def tell(self, k: int, step: str, done: int, total: int, t0: float) -> None:
         if self.on_step is not None:
