@@ -276,7 +276,7 @@ def test_resume_takes_true_or_false_not_a_directory(tmp_path):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["--workers", "0"], "--workers must be from 1"),
+    (["--workers", "0"], "--workers must be a whole number from 1 to 256, not 0"),
     (["--workers", "2", "--cluster", "tcp://x:1"], "give one of them"),
     (["--workers", "2", "--threads", "2"], "--threads applies"),
     (["--spill", "a", "--resume", "b"], "two directories"),

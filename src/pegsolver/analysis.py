@@ -165,11 +165,21 @@ def _check_places(resume: object, spill: object, workers: object, cluster: objec
         raise PegsolverError(f"spill is a directory (a str or os.PathLike), not {spill!r}")
     if workers is not None and cluster is not None:
         raise PegsolverError("workers starts a cluster here and cluster joins one: give one of them")
-    count = as_whole(workers)
-    if workers is not None and (count is None or not 1 <= count <= MAX_WORKERS):
-        raise PegsolverError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    if workers is not None:
+        check_workers(workers)
     if cluster is not None and (not isinstance(cluster, str) or not cluster.strip()):
         raise PegsolverError(f"cluster is a scheduler's address like 'tcp://HOST:8786', not {cluster!r}")
+
+
+def check_workers(workers: object, name: str = "workers") -> int:
+    """A number of Dask worker processes: a whole number from 1 to MAX_WORKERS.
+
+    :raises PegsolverError: anything else; the message names ``name`` (``--workers`` on the command line).
+    """
+    count = as_whole(workers)
+    if count is None or not 1 <= count <= MAX_WORKERS:
+        raise PegsolverError(f"{name} must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    return count
 
 
 def _check_budget(budget: int, threads: int, shape: Shape, here: bool) -> None:

@@ -144,8 +144,8 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
                              f"--resume DIR alone continues the run in DIR")
     if args.workers is not None and args.cluster:
         raise PegsolverError("--workers starts a cluster here and --cluster joins one: give one of them")
-    if args.workers is not None and not 1 <= args.workers <= analysis.MAX_WORKERS:
-        raise PegsolverError(f"--workers must be from 1 to {analysis.MAX_WORKERS}, not {args.workers}")
+    if args.workers is not None:
+        analysis.check_workers(args.workers, "--workers")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
     if args.table and args.positions_only:
