@@ -93,10 +93,17 @@ def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way()
     ("o o x", "mixes"),
     ("o o\no ? o", "line 2, column 3: unknown character '?'"),
     ("o\to", "tab"),
+    # one tight pair in a spaced drawing: read side by side, line 2 would have no jumps
+    ("oo . o\no o o o", "line 2, column 2: this line's cells are one space apart, but line 1 has cells side by side"),
 ])
 def test_malformed_text_is_refused_with_the_reason(text, message):
     with pytest.raises(BoardTextError, match=message.replace("?", r"\?")):
         Board.from_text(text)
+
+
+def test_a_line_drawn_side_by_side_with_off_board_marks_is_read_as_drawn():
+    board = Board.from_text("ooooo\no#o#o")   # holes under the 1st, 3rd and 5th: meant
+    assert board.shape.size == 8 and set(board.shape.coords) >= {(1, 0), (1, 2), (1, 4)}
 
 
 def test_triangle_text_off_the_lattice_is_refused():

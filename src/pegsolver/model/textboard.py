@@ -80,7 +80,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     if grid == TRIANGLE:
         coords = _triangle_coords(cells)
     elif grid == SQUARE:
-        coords = _square_coords(cells)
+        coords = _square_coords(cells, lines)
     else:
         raise BoardTextError(f"unknown grid {grid!r}; expected square or triangle")
     shape = Shape(grid, tuple(coords), name=name, rules=rules)
@@ -96,7 +96,7 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
     return shape, pegs
 
 
-def _square_coords(cells: list[Cell]) -> list[Coord]:
+def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
     by_line: dict[int, list[int]] = {}
     for y, x, _ in cells:
         by_line.setdefault(y, []).append(x)
@@ -112,8 +112,23 @@ def _square_coords(cells: list[Cell]) -> list[Coord]:
         raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
                                    "(a line shifted by one character?); a board drawn as a triangle is read "
                                    "on the triangle grid (the triangular rules' own, or grid triangle)")
+    if touching:
+        _refuse_spaced_line(by_line, lines)
     spaced = not touching and len(parity) == 1 and len({x for _, x, _ in cells}) > 1
     return [(y, x // 2 if spaced else x) for y, x, _ in cells]
+
+
+def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None:
+    # A drawing with cells side by side, where a line of three cells or more has them all
+    # one space apart: most likely a board drawn spaced with a typo in another line, which
+    # read side by side would silently have no jumps along that line. (# between them is
+    # drawn on purpose.)
+    for y, row in sorted(by_line.items()):
+        if len(row) >= 3 and all(b - a == 2 and lines[y - 1][a + 1] == " " for a, b in zip(row, row[1:])):
+            tight = min(t for t, r in by_line.items() if any(b - a == 1 for a, b in zip(r, r[1:])))
+            raise text_error(y, row[1], f"this line's cells are one space apart, but line {tight} has cells side "
+                                        f"by side; draw every line one way: one space apart, or side by side "
+                                        f"with # for each place off the board (o#o#o)")
 
 
 def _triangle_coords(cells: list[Cell]) -> list[Coord]:
