@@ -178,6 +178,18 @@ def test_a_cancel_set_before_a_whole_board_enumeration_stops_it_after_the_start(
     assert a.stopped is Reason.CANCELLED and len(a.levels) == 1
 
 
+def test_a_cancel_after_the_last_forward_level_stops_the_winning_pass():
+    # English d4 -> d4: the backward levels are the forward ones, so what is left after
+    # level 31 is the winning pass alone; it ran to the end and said "complete"
+    cancel = Cancel()
+    a = pegsolver.analysis.analyse("english", finish="d4", limit=Limit(cancel=cancel),
+                                   progress=lambda k, n: cancel.set() if k == 31 else None)
+    assert a.stopped is Reason.CANCELLED and a.message == "stopped by a cancel"
+    assert len(a.levels) == 32 and a.solutions is None
+    with pytest.raises(PegsolverError, match="not kept|winning"):
+        a.winning_positions(31)
+
+
 def test_a_cancel_set_before_the_solution_counts_stops_them_at_the_first_vacancy():
     cancel = Cancel()
     cancel.set()

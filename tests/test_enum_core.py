@@ -169,3 +169,32 @@ def test_the_portable_build_gives_the_published_english_figures(monkeypatch):
     a = analyse("english", keep_positions=False, threads=2)
     assert a.total == 23_475_688
     assert a.finishes[find_variant("english").board().shape.coords.index((3, 3))] == 40_861_647_040_079_968
+
+
+@pytest.mark.parametrize("E", builds(), ids=lambda E: E.__name__)
+def test_the_core_sorts_keys_as_numpy_does(E):
+    rng = np.random.default_rng(5)
+    cases = [np.array([], dtype=np.uint64), np.array([3], dtype=np.uint64),
+             np.array([2**64 - 1, 0, 2**63, 5, 5], dtype=np.uint64), np.full(3000, 7, dtype=np.uint64)]
+    cases += [rng.integers(0, 2**bits, size=n, dtype=np.uint64)
+              for bits in (1, 10, 11, 37, 63) for n in (2, 999, 50_000)]
+    cases.append(rng.integers(0, 2**63, size=50_000, dtype=np.uint64) * 2 + 1)   # bit 63 and bit 0 in use
+    for keys in cases:
+        want = np.sort(keys)
+        E.sort_keys(keys)
+        assert np.array_equal(keys, want)
+
+
+def test_a_sort_stops_at_a_halt_or_the_deadline():
+    E = builds()[0]
+    keys = np.random.default_rng(6).integers(0, 2**40, size=3 << 20, dtype=np.uint64)
+    with pytest.raises(InterruptedError):
+        E.sort_keys(keys, 0.0, np.ones(1, dtype=np.uint8))
+    with pytest.raises(TimeoutError):
+        E.sort_keys(keys, time.monotonic() - 1.0)
+
+
+def test_levels_not_kept_say_so():
+    a = analyse("triangle5", keep_positions=False)
+    with pytest.raises(A.PegsolverError, match="level 3 was not kept: no level was"):
+        a.positions(3)

@@ -304,7 +304,7 @@ def test_cli_json_gives_each_stored_level(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("where", [{}, {"spill": "DIR", "memory_bytes": 4 * MIB}])
-def test_positions_only_gives_the_same_levels_without_counts(where, tmp_path):
+def test_positions_only_gives_the_same_levels_without_counts(where, tmp_path, capsys):
     where = {k: (tmp_path if v == "DIR" else v) for k, v in where.items()}
     full = analyse("triangle6")
     bare = analyse("triangle6", positions_only=True, **where)
@@ -312,8 +312,10 @@ def test_positions_only_gives_the_same_levels_without_counts(where, tmp_path):
     assert all(lv.sequences is None for lv in bare.levels) and bare.games is None and bare.finishes == {}
     if where:
         assert all(s["count_bytes"] == 0 for s in bare.level_stats)
-    with pytest.raises(Exception, match="positions-only run counts no solutions"):
+    with pytest.raises(Exception, match="positions-only run counts no solutions: give a finish or positions_only"):
         analyse("triangle6", positions_only=True, finish=0)
+    assert main(["count", "triangle6", "--positions-only", "--finish", "1"]) == 2
+    assert "--positions-only counts no solutions, which --finish asks for" in capsys.readouterr().err
 
 
 def test_a_lost_dask_worker_changes_nothing():
@@ -488,3 +490,15 @@ def test_a_stop_during_a_step_stops_the_partitions_still_running(tmp_path, monke
     monkeypatch.setattr(partitioned, "expand_partition", expand)
     a = analyse("english", spill=tmp_path, memory_bytes=64 * MIB, threads=2, on_step=on_step)
     assert a.stopped == "interrupted" and state["halted"] >= 1
+
+
+def test_a_script_that_starts_workers_unguarded_is_told_how_to_guard_it(tmp_path):
+    # each worker process imports the script's main module: without the guard, every worker
+    # starts a cluster of its own; Dask alone said "Nanny failed to start"
+    script = tmp_path / "unguarded.py"
+    script.write_text('from pegsolver.analysis import analyse\nanalyse("triangle5", workers=1)\n')
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode != 0
+    assert "a Dask worker process is starting a cluster itself" in run.stderr
+    assert "could not start a Dask LocalCluster of 1 worker(s)" in run.stderr
+    assert run.stderr.count('must do so under `if __name__ == "__main__":`') == 2

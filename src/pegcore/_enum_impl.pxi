@@ -22,6 +22,7 @@
 #   _chain_seen.pxi   the (position, hole) pairs chains of jumps have reached (shared with the search)
 #   _enum_chains.pxi  moves (chains of jumps by one peg): the positions one move away
 #   _enum_keyset.pxi  KeySet: the positions a search by moves has seen
+#   _enum_sort.pxi    sort_keys(): a level's keys sorted in place (radix), stoppable
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -83,3 +84,4 @@ include "_enum_rank.pxi"
 include "_chain_seen.pxi"
 include "_enum_chains.pxi"
 include "_enum_keyset.pxi"
+include "_enum_sort.pxi"

@@ -91,10 +91,17 @@ cdef class Level:
         """Slots of the table in use (positions are spread over these)."""
         return self.size
 
-    def keys_array(self):
-        """The positions as a numpy uint64 array of shape (n,) (a copy)."""
-        out = np.empty(self.n, dtype=np.uint64)
+    def keys_array(self, out=None):
+        """The positions as a numpy uint64 array of shape (n,) (a copy), written into
+        ``out`` when given (shape (n,), uint64: a slice of one array for several tables).
+
+        :raises ValueError: ``out`` of another length.
+        """
+        if out is None:
+            out = np.empty(self.n, dtype=np.uint64)
         cdef uint64_t[::1] o = out
+        if o.shape[0] != self.n:
+            raise ValueError(f"{o.shape[0]} places for the {self.n} positions of a table")
         cdef uint64_t i, k = 0
         cdef bits_t key
         with nogil:

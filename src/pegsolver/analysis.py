@@ -201,8 +201,8 @@ def _problem(board: Board | str, finish: int | str | None, positions_only: bool)
     shape = board.shape
     hole = _finish_hole(shape, finish)
     if positions_only and hole is not None:
-        raise PegsolverError("a positions-only run counts no solutions: give a finish (--finish) or positions only "
-                             "(--positions-only), not both")
+        raise PegsolverError("a positions-only run counts no solutions: give a finish or positions_only=True, "
+                             "not both")
     if shape.size > enum_sizes().max_holes:
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
                                  f"{enum_sizes().max_holes}")

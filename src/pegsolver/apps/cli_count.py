@@ -148,6 +148,8 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
         analysis.check_workers(args.workers, "--workers")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
+    if args.finish and args.positions_only:
+        raise PegsolverError("--positions-only counts no solutions, which --finish asks for: drop one of them")
     if args.table and args.positions_only:
         raise PegsolverError("--table counts solutions, which --positions-only does not keep: drop one of them")
     if args.table and (args.spill or args.resume or args.workers is not None or args.cluster):

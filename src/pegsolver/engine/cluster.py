@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import importlib
 import logging
+import multiprocessing
 import operator
 import re
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -33,6 +35,8 @@ from .shards import BoardSpec, StepWork, expand_partition, merge_runs, pack_run,
 from .spill import MemoryStore
 
 CONNECT_SECONDS = 10
+UNGUARDED = ("a script that starts workers must do so under `if __name__ == \"__main__\":`, since each worker "
+             "process imports the script's main module")
 SLICE = 0.25   # seconds between two looks at the deadline, a cancel and the progress while tasks run
 
 
@@ -227,6 +231,10 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     dask = _dask()
     if address is not None:
         return _join(dask.Client, address), None, ""
+    # a process still starting (multiprocessing's own test, before it refuses to start more)
+    # is a worker importing a script that is not guarded
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise ClusterError(f"a Dask worker process is starting a cluster itself: {UNGUARDED}")
     # A Ctrl-C or SIGTERM while the cluster starts is only noted (raised inside Dask's
     # start-up, it could be lost there); the cluster is then stopped and the signal raised
     # here. SIGINT is also blocked in this thread, so the worker processes start with it
@@ -272,7 +280,9 @@ def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any,
                                         else "auto")
     except RuntimeError as e:   # a worker process that could not start (its error is above)
         shutil.rmtree(scratch, ignore_errors=True)
-        raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}") from None
+        script = getattr(sys.modules.get("__main__"), "__file__", None) and "pegsolver" not in sys.argv[0]
+        raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}"
+                           + (f" (if this runs from a script: {UNGUARDED})" if script else "")) from None
     return dask.Client(cluster), cluster, scratch
 
 

@@ -241,3 +241,14 @@ def enum_sizes() -> EnumSizes:
                      key_bytes=e.KEY_BYTES, key_entry_words=e.KEY_ENTRY_WORDS,
                      count_entry_words=e.COUNT_ENTRY_WORDS, wide_entry_words=e.WIDE_ENTRY_WORDS,
                      wide_entry_bytes=e.WIDE_ENTRY_BYTES)
+
+
+def sorted_keys(keys: np.ndarray) -> np.ndarray:
+    """``keys`` (shape (n,), uint64) sorted in place, ascending, by the enumeration core's
+    radix sort (several times numpy's sort on levels of millions); returned. No limits:
+    a run sorts its levels through its own :meth:`LevelRun.sorted_keys`, which has them.
+
+    :raises MemoryError: no memory for the scratch (n keys more).
+    """
+    enum_core().sort_keys(keys)
+    return keys

@@ -13,6 +13,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import hole_name as name_of_hole
+from .core import sorted_keys
 from .limits import size_text
 from .outcome import Reason
 
@@ -95,12 +96,15 @@ class Analysis:
         :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached,
             or its stored partitions cannot be read (a Dask run's, once its workers stopped).
         """
+        if not self._positions:
+            raise PegsolverError(f"level {k} was not kept: no level was (keep_positions=False, or a stop "
+                                 f"before the first)")
         if not 0 <= k < len(self._positions):
             raise PegsolverError(f"level {k} was not kept (levels 0..{len(self._positions) - 1} are)")
         keys = self._positions[k]
         if not isinstance(keys, np.ndarray):   # a level stored in partitions: read them
             try:
-                keys = self._positions[k] = np.sort(keys.keys_array())
+                keys = self._positions[k] = sorted_keys(keys.keys_array())
             except Exception as e:   # a Dask run's partitions go with its workers; a spill directory may be gone
                 raise PegsolverError(f"level {k}'s stored partitions cannot be read any more ({type(e).__name__}: "
                                      f"{str(e)[:200]}); a Dask run's go with its workers: run in memory or with "

@@ -54,6 +54,8 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
     winning: list[Keys] = []
     for k in range(len(keys)):
         j = depth - k
+        if (stop := run.stop_now()) is not None:   # a level's pass takes up to seconds
+            raise stop
         if j < len(back):
             forward = run.loaded(keys[k])
             mask = run.E.complement_members(run.moves, forward, run.loaded(back[j]))

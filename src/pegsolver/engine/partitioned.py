@@ -83,7 +83,7 @@ class PartitionedRun(LevelRun):
         return level
 
     def loaded(self, kept: Any) -> Any:
-        return np.sort(kept.keys_array()) if isinstance(kept, StoredLevel) else kept
+        return self.sorted_keys(kept.keys_array()) if isinstance(kept, StoredLevel) else kept
 
     # -- what differs between threads and a cluster: the two steps over all partitions
     def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
