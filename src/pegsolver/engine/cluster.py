@@ -13,6 +13,7 @@ import importlib
 import logging
 import multiprocessing
 import operator
+import os
 import re
 import shutil
 import signal
@@ -280,7 +281,10 @@ def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any,
                                         else "auto")
     except RuntimeError as e:   # a worker process that could not start (its error is above)
         shutil.rmtree(scratch, ignore_errors=True)
-        script = getattr(sys.modules.get("__main__"), "__file__", None) and "pegsolver" not in sys.argv[0]
+        main = sys.modules.get("__main__")
+        spec = getattr(main, "__spec__", None)   # python -m pegsolver, or the pegsolver command: not a script
+        script = (getattr(main, "__file__", None) is not None and not (spec and spec.name.startswith("pegsolver"))
+                  and os.path.basename(sys.argv[0]) != "pegsolver")
         raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}"
                            + (f" (if this runs from a script: {UNGUARDED})" if script else "")) from None
     return dask.Client(cluster), cluster, scratch
