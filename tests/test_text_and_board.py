@@ -104,6 +104,12 @@ def test_malformed_text_is_refused_with_the_reason(text, message):
 def test_a_line_drawn_side_by_side_with_off_board_marks_is_read_as_drawn():
     board = Board.from_text("ooooo\no#o#o")   # holes under the 1st, 3rd and 5th: meant
     assert board.shape.size == 8 and set(board.shape.coords) >= {(1, 0), (1, 2), (1, 4)}
+    # alone too (they were read as spaced: three neighbouring holes with jumps between them)
+    for text in ("o#o#o", "x.x.-", "o#o#o\no#o#o"):
+        shape = Board.from_text(text).shape
+        assert {c for _, c in shape.coords} == {0, 2, 4} and not shape.jumps, text
+    with pytest.raises(BoardTextError, match="line 2, column 2: this line's cells are one space apart"):
+        Board.from_text("o#o#o\no o o")
 
 
 def test_triangle_text_off_the_lattice_is_refused():

@@ -100,7 +100,7 @@ def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
     by_line: dict[int, list[int]] = {}
     for y, x, _ in cells:
         by_line.setdefault(y, []).append(x)
-    touching = any(b - a == 1 for row in by_line.values() for a, b in zip(row, row[1:]))
+    touching = any(_side_by_side(row, lines[y - 1]) for y, row in by_line.items())
     spaced_rows = any(b - a == 2 for row in by_line.values() for a, b in zip(row, row[1:]))
     parity = {x % 2 for _, x, _ in cells}
     if not touching and spaced_rows and len(parity) > 1:
@@ -118,6 +118,11 @@ def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
     return [(y, x // 2 if spaced else x) for y, x, _ in cells]
 
 
+def _side_by_side(row: list[int], line: str) -> bool:
+    # a line drawn side by side: cells that touch, or one off-board mark (# or the seed format's .) apart
+    return any(b - a == 1 or b - a == 2 and line[a + 1] != " " for a, b in zip(row, row[1:]))
+
+
 def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None:
     # A drawing with cells side by side, where a line of three cells or more has them all
     # one space apart: most likely a board drawn spaced with a typo in another line, which
@@ -125,7 +130,7 @@ def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None
     # drawn on purpose.)
     for y, row in sorted(by_line.items()):
         if len(row) >= 3 and all(b - a == 2 and lines[y - 1][a + 1] == " " for a, b in zip(row, row[1:])):
-            tight = min(t for t, r in by_line.items() if any(b - a == 1 for a, b in zip(r, r[1:])))
+            tight = min(t for t, r in by_line.items() if _side_by_side(r, lines[t - 1]))
             raise text_error(y, row[1], f"this line's cells are one space apart, but line {tight} has cells side "
                                         f"by side; draw every line one way: one space apart, or side by side "
                                         f"with # for each place off the board (o#o#o)")
