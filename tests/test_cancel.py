@@ -170,12 +170,20 @@ def test_a_whole_board_enumeration_stops_when_another_thread_cancels_it(place, t
 
 
 @pytest.mark.parametrize("place", ["memory", "disk", "dask"])
-def test_a_cancel_set_before_a_whole_board_enumeration_stops_it_after_the_start(place, tmp_path):
+def test_a_cancel_set_before_a_whole_board_enumeration_stops_it_before_the_start(place, tmp_path, monkeypatch):
+    # nothing runs: no cluster is started for it (that took a second, then stopped after level 0)
+    import pegsolver.engine.cluster as cluster
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started for a run cancelled already")
+    monkeypatch.setattr(cluster, "connect", no_cluster)
     cancel = Cancel()
     cancel.set()
     where = {"memory": {}, "disk": {"spill": tmp_path / "spill"}, "dask": {"workers": 1}}[place]
-    a = pegsolver.analysis.analyse("english", keep_positions=False, limit=Limit(cancel=cancel), **where)
-    assert a.stopped is Reason.CANCELLED and len(a.levels) == 1
+    a = pegsolver.analysis.analyse("english", finish="d4", limit=Limit(cancel=cancel), **where)
+    assert a.stopped is Reason.CANCELLED and not a.levels and a.message == "stopped by a cancel before the start"
+    assert a.games is None and a.solutions is None and not a.finishes
+    assert not (tmp_path / "spill").exists()
 
 
 def test_a_cancel_after_the_last_forward_level_stops_the_winning_pass():
@@ -184,10 +192,22 @@ def test_a_cancel_after_the_last_forward_level_stops_the_winning_pass():
     cancel = Cancel()
     a = pegsolver.analysis.analyse("english", finish="d4", limit=Limit(cancel=cancel),
                                    progress=lambda k, n: cancel.set() if k == 31 else None)
-    assert a.stopped is Reason.CANCELLED and a.message == "stopped by a cancel"
-    assert len(a.levels) == 32 and a.solutions is None
+    assert a.stopped is Reason.CANCELLED and a.message.startswith("stopped by a cancel in the winning pass")
+    assert len(a.levels) == 32 and a.winning is None
     with pytest.raises(PegsolverError, match="not kept|winning"):
         a.winning_positions(31)
+    # the forward levels were all made: their totals stand, and say so
+    assert a.forward_complete and "forward levels" in a.message and "winning positions are not" in a.message
+    assert a.solutions == 40_861_647_040_079_968 and a.finishes[16] == a.solutions
+    assert a.games == 577_116_156_815_309_849_672 and a.to_json()["forward_complete"]
+
+
+def test_a_cancel_during_the_forward_levels_keeps_no_totals():
+    cancel = Cancel()
+    a = pegsolver.analysis.analyse("english", finish="d4", keep_positions=False, limit=Limit(cancel=cancel),
+                                   progress=lambda k, n: cancel.set() if k == 20 else None)
+    assert a.stopped is Reason.CANCELLED and a.message == "stopped by a cancel" and not a.forward_complete
+    assert a.solutions is None and a.games is None and not a.finishes
 
 
 def test_a_cancel_set_before_the_solution_counts_stops_them_at_the_first_vacancy():

@@ -177,6 +177,16 @@ def test_replay_names_the_first_illegal_jump(capsys):
     assert code == 1 and "no jump from d2 to d5" in json.loads(out)["error"]["reason"]
 
 
+
+def test_replay_refuses_an_empty_move_between_two_commas(capsys):
+    # "d2-d4,,f3-d3" was read as two moves; a separator at either end is still dropped
+    code, out, err = run_cli(capsys, "replay", "english", "d2-d4,, f3-d3")
+    assert code == 2 and "empty move between two separators, after 'd2-d4'" in out + err
+    assert "f3-d3" not in out
+    code, out, _ = run_cli(capsys, "replay", "english", ", d2-d4; f3-d3,", "--json")
+    assert code == 0 and json.loads(out)["jump_count"] == 2
+
+
 TOML_BOARD = """\
 name = "little"
 rules = "orthogonal"

@@ -502,3 +502,15 @@ def test_a_script_that_starts_workers_unguarded_is_told_how_to_guard_it(tmp_path
     assert "a Dask worker process is starting a cluster itself" in run.stderr
     assert "could not start a Dask LocalCluster of 1 worker(s)" in run.stderr
     assert run.stderr.count('must do so under `if __name__ == "__main__":`') == 2
+
+
+def test_a_guarded_script_read_from_stdin_is_told_to_run_from_a_file(tmp_path):
+    # python - < script.py: each worker process looks for the main module in a file named
+    # <stdin>; the script is guarded, so the advice to guard it was wrong
+    text = ('from pegsolver.analysis import analyse\nif __name__ == "__main__":\n'
+            '    analyse("triangle5", workers=1)\n')
+    run = subprocess.run([sys.executable, "-"], input=text, capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert run.returncode != 0 and "could not start a Dask LocalCluster of 1 worker(s)" in run.stderr
+    assert "a script read from <stdin> cannot start worker processes" in run.stderr
+    assert "if __name__" not in run.stderr

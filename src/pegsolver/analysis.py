@@ -34,6 +34,7 @@ from .engine.level_memory import (
 )
 from .engine.levels import STOP_REASONS, LevelRun, Perm, symmetry_group
 from .engine.limits import MIB, PIB, Limit, as_whole, check_memory, check_seconds, check_threads, size_text
+from .engine.outcome import Reason
 from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
@@ -139,19 +140,27 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     # every run starts: the bound is loose; the run stops cleanly before a level that cannot fit
     bound = estimate_bytes(shape, start, len(group), keep_positions, stage_cap)
     deadline = t0 + limit.seconds if limit.seconds else None
-    run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
-                   stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
     result = Analysis(board.with_pegs(start), finish, len(group), threads, bound_bytes=bound,
                       budget_bytes=memory_bytes, positions_only=positions_only)
-    run.on_step, run.cancel = on_step, limit.cancel
-    _count(result, run, keep_positions, progress)
-    if finish is not None and not result.stopped:
-        result.solutions = result.finishes.get(finish, 0)
-    if result.stopped:  # partial sums would read as final figures
+    if limit.cancel is not None and limit.cancel.is_set():   # set already: no run (a cluster takes seconds)
+        result.stopped, result.message = Reason.CANCELLED, "stopped by a cancel before the start"
+    else:
+        run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
+                       stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
+        run.on_step, run.cancel = on_step, limit.cancel
+        _count(result, run, keep_positions, progress)
+        result.peak_bytes = run.peak
+    return _settle(result, t0)
+
+
+def _settle(result: Analysis, t0: float) -> Analysis:
+    # the totals a run's end gives: final ones, or none when the forward levels were not all made
+    if result.finish is not None and (not result.stopped or result.forward_complete):
+        result.solutions = result.finishes.get(result.finish, 0)
+    if result.stopped and not result.forward_complete:  # partial sums would read as final figures
         result.games = None
         result.finishes = {}
     result.seconds = time.monotonic() - t0
-    result.peak_bytes = run.peak
     if not result.stopped:
         result.message = f"complete: {plural(len(result.levels), 'level')}, {plural(result.total, 'position')}"
     return result

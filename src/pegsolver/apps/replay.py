@@ -51,6 +51,10 @@ def replay_moves(start: Board, text: str, style: str | None = None) -> ReplayRep
     board = start.with_pegs(start.pegs_mask)
     report = ReplayReport(board)
     for k, token in enumerate(tokens):
+        if not token:   # two separators in a row: a move left out, or a typo
+            report.error, report.error_index, report.unreadable = (
+                f"an empty move between two separators, after {tokens[k - 1]!r}", k, True)
+            break
         try:
             jumps = board.push_move(token, style)
         except PegsolverError as e:

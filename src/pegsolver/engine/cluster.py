@@ -283,10 +283,14 @@ def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any,
         shutil.rmtree(scratch, ignore_errors=True)
         main = sys.modules.get("__main__")
         spec = getattr(main, "__spec__", None)   # python -m pegsolver, or the pegsolver command: not a script
-        script = (getattr(main, "__file__", None) is not None and not (spec and spec.name.startswith("pegsolver"))
+        path = getattr(main, "__file__", None)
+        script = (path is not None and not (spec and spec.name.startswith("pegsolver"))
                   and os.path.basename(sys.argv[0]) != "pegsolver")
+        # python - < script.py: a worker process looks for the main module in a file named <stdin>
+        hint = (UNGUARDED if os.path.isfile(path or "") else f"a script read from {path} cannot start worker "
+                "processes, since each one reads the script's main module again from its file: run it from a file")
         raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): {e}"
-                           + (f" (if this runs from a script: {UNGUARDED})" if script else "")) from None
+                           + (f" (if this runs from a script: {hint})" if script else "")) from None
     return dask.Client(cluster), cluster, scratch
 
 

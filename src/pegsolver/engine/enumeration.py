@@ -49,6 +49,8 @@ class Analysis:
     ``symmetries`` is the size of the group the counts are reduced by (1: unreduced).
     ``stopped`` is None for a complete run, else the :class:`Reason` (memory limit,
     time limit, interrupted) and the levels finished so far are kept;
+    ``forward_complete``: every forward level finished before the stop (it came in the
+    winning pass), so ``games``, ``finishes`` and ``solutions`` are final all the same;
     ``message`` says what happened in words. ``peak_bytes`` is the largest memory the
     levels held at once; ``seconds`` wall time. ``budget_bytes`` is the memory budget the
     run kept to, and ``bound_bytes`` the up-front bound on its peak (from position classes:
@@ -75,6 +77,7 @@ class Analysis:
     #: runs on Dask: the workers that ran it (0: threads of this process)
     workers: int = 0
     stopped: Reason | None = None
+    forward_complete: bool = False
     message: str = ""
     _positions: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
     _winning: list[npt.NDArray[np.uint64]] = field(default_factory=list, repr=False)
@@ -149,6 +152,7 @@ class Analysis:
             "budget_bytes": self.budget_bytes,
             "bound_bytes": self.bound_bytes,
             "stopped": self.stopped,
+            "forward_complete": self.forward_complete,
             "message": self.message,
             # out-of-core runs: per level k, its partitions, positions and stored bytes
             "stored_levels": [{key: s[key] for key in ("k", "parts", "positions", "key_bytes", "count_bytes",

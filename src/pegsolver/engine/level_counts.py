@@ -81,6 +81,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
     games = 0  # jump sequences played until no jump is left
     level: LevelSet | None = None
     last: LevelSet | None = None
+    forward = False   # every forward level finished: a stop after it leaves the totals final
     try:
         with interrupt_guard():
             for k, level, work in run.levels(start, counted, depth):
@@ -104,6 +105,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
                     count_finishes(result, run.group, last)
             # the backward pass must not hold the last forward tables outside the budget
             level = last = None
+            forward = True
             if finish is not None and keep_positions:
                 find_winning(result, run, start, finish, keys, depth)
     except LevelStop as stop:
@@ -111,6 +113,10 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
     except KeyboardInterrupt as e:
         result.stopped = Reason.INTERRUPTED
         result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else f"stopped by {interrupt_name()}"
+    if result.stopped and forward:
+        result.forward_complete = True
+        result.message += (f" in the winning pass, after all {len(result.levels)} forward levels (positions, "
+                           f"games and solutions are final; winning positions are not counted)")
     result.games = games if counted else None
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
                            lv.sequences, lv.winning) for i, lv in enumerate(result.levels)]

@@ -145,9 +145,16 @@ def find_jump(shape: Shape, from_hole: Hole, to_hole: Hole) -> Jump:
 
 def split_moves(text: str) -> list[str]:
     """Moves of a list separated by commas and/or white space; typographic dashes and
-    spaces around a dash (``d2 – d4``) are read as ``d2-d4``."""
+    spaces around a dash (``d2 – d4``) are read as ``d2-d4``. Two commas (or semicolons)
+    with no move between them give an empty string there, for the caller to refuse; a
+    separator at either end is dropped."""
     text = re.sub(r"\s*[-\u2010-\u2015\u2212]\s*", "-", text.strip())
-    return [t for t in re.split(r"[\s,;]+", text) if t]
+    parts = re.split(r"\s*[,;]\s*|\s+", text)
+    while parts and not parts[-1]:
+        parts.pop()
+    while parts and not parts[0]:
+        parts.pop(0)
+    return parts
 
 
 def _jump_over(shape: Shape, from_hole: Hole, over: Hole, to_hole: Hole) -> bool:
