@@ -10,7 +10,7 @@ from pegsolver.apps.cli import main
 from pegsolver.engine.compile import DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
 from pegsolver.engine.portfolio import luby, members
 from pegsolver.proofs.classes import class_finishes
-from replay import assert_solves, replay_solution
+from replay import assert_solves, replay_coords, replay_solution
 
 
 def start(variant, vacant):
@@ -280,3 +280,37 @@ def test_progress_says_which_search_sends_it():
     by_moves: list = []
     pegsolver.solve("triangle5", minimize="moves", progress=by_moves.append)   # the first check reports
     assert by_moves and all(p.by_moves and p.round == 0 for p in by_moves)
+
+
+THREADED = """
+import json, threading, pegsolver
+boards = ["english", "french", "triangle5", "wiegleb"]
+for _ in range(5):
+    out = {}
+    def run(name):
+        out[name] = [[j.from_hole, j.over, j.to_hole] for j in pegsolver.solve(name).jumps]
+    threads = [threading.Thread(target=run, args=(b,)) for b in boards]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    print(json.dumps(out))
+"""
+
+
+def test_solves_in_threads_at_once_replay():
+    # The pagoda LPs once shared one HiGHS solver between threads unguarded: the process
+    # crashed in most runs. A child process, so that a crash fails this test alone.
+    import json
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", THREADED], capture_output=True, text=True, timeout=300)
+    assert child.returncode == 0, child.stderr[-2000:]
+    rounds = [json.loads(line) for line in child.stdout.splitlines()]
+    assert len(rounds) == 5
+    for answers in rounds:
+        for name, jumps in answers.items():
+            board = pegsolver.find_variant(name).board()
+            coords = board.shape.coords
+            pegs = {coords[h] for h in range(board.shape.size) if board.pegs_mask >> h & 1}
+            final = replay_coords(board.shape.rules, coords, pegs, [(coords[a], coords[c]) for a, _, c in jumps])
+            assert len(final) == 1, name

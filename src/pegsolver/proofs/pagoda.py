@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
 _DENOMINATOR = 1000
 
 Bound = tuple[float | None, float | None]  # (lower, upper) of one weight; None: unbounded
+
+# One HiGHS object is not safe to share between threads (two solves at once crashed the
+# process): solves in threads of one process take turns; each takes milliseconds.
+_LP_LOCK = threading.Lock()
 
 
 def is_pagoda(shape: Shape, weights: Sequence[int]) -> bool:
@@ -95,13 +100,15 @@ def _solve_lp(shape: Shape, cost: Sequence[float], bounds: Sequence[Bound],
     lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(np.bincount(cols, minlength=shape.size))])
     lp.a_matrix_.index_ = rws
     lp.a_matrix_.value_ = a.T[cols, rws]
-    h = _highs()
-    h.clearModel()
-    h.passModel(lp)
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return None
-    fracs = [Fraction(x).limit_denominator(_DENOMINATOR) for x in h.getSolution().col_value]
+    with _LP_LOCK:
+        h = _highs()
+        h.clearModel()
+        h.passModel(lp)
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        solution = list(h.getSolution().col_value)
+    fracs = [Fraction(x).limit_denominator(_DENOMINATOR) for x in solution]
     scale = math.lcm(*(f.denominator for f in fracs))
     weights = [int(f * scale) for f in fracs]
     return weights if is_pagoda(shape, weights) else None
