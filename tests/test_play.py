@@ -309,6 +309,19 @@ def test_game_model_and_hint_function():
         find_hint(board.with_pegs(1), Goal.anywhere(2))
 
 
+@pytest.mark.parametrize("variant", ["triangle14", "triangle15"])
+def test_hint_on_big_triangles_replays(variant):
+    # A fixed schedule (guided, one default-width beam) found no hint here in 10 s; the
+    # solve command's portfolio answers in about a second.
+    board = pegsolver.find_variant(variant).board()
+    hint = find_hint(board, Goal.anywhere(), seconds=10)
+    assert hint.reason == "solved" and hint.jump == hint.path[0]
+    coords = board.shape.coords
+    final = replay_coords("triangular", coords, {coords[h] for h in board.pegs()},
+                          [(coords[j.from_hole], coords[j.to_hole]) for j in hint.path])
+    assert len(final) == 1
+
+
 @pytest.mark.parametrize("argv,message", [
     (["play", "nosuch"], "unsupported variant"),
     (["play", "english", "--finish", "z9"], "no hole 'z9'"),

@@ -104,7 +104,7 @@ def add_play_parser(sub: Subparsers) -> None:
                         "(default: the variant's standard goal)")
     p.add_argument("--seconds", type=number, default=10.0, metavar="S",
                    help="time limit of one hint's search (default: 10)")
-    p.set_defaults(strategy="guided")  # the hint's first search; choose_goal reads it
+    p.set_defaults(strategy="auto")  # the hints' search; choose_goal reads it (the variant's goal)
 
 
 def write_board_svgs(folder: str) -> int:

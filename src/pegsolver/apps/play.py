@@ -29,7 +29,7 @@ from ..model.goal import Goal, plural
 from ..model.notation import column_letters
 from ..solver import Limit
 from .game import Game
-from .hint import CANCELLED, DEFAULT_HINT_SECONDS, HINT_STEPS, NO_JUMP, Hint, find_hint, finish_words
+from .hint import CANCELLED, DEFAULT_HINT_SECONDS, NO_JUMP, Hint, find_hint, finish_words
 
 
 class HoleCell(Static, can_focus=True):
@@ -370,5 +370,5 @@ def run(board: Board, goal: Goal, style: str = "algebraic", hint_seconds: float 
 
 
 # Game and the hint's names live in apps.game and apps.hint; still importable from here.
-__all__ = ["CANCELLED", "DEFAULT_HINT_SECONDS", "HINT_STEPS", "NO_JUMP", "Game", "Hint", "PlayApp", "find_hint",
+__all__ = ["CANCELLED", "DEFAULT_HINT_SECONDS", "NO_JUMP", "Game", "Hint", "PlayApp", "find_hint",
            "finish_words", "run"]
