@@ -30,7 +30,7 @@ def english():
 
 
 def test_english_published_figures(english):
-    assert english.stopped is None
+    assert english.stopped is None and english.forward_complete
     assert [lv.positions for lv in english.levels] == ENGLISH_LEVELS
     assert english.total == 23_475_688
     assert english.winning == 1_679_072                      # OEIS A112738
@@ -52,6 +52,12 @@ def test_english_level_sets_are_numpy_arrays(english):
     assert [int(x) for x in english.positions(0)] == [shape.full_mask & ~(1 << parse_hole(shape, "d4"))]
     with pytest.raises(PegsolverError, match="not kept"):
         english.positions(32)
+    assert len(english.positions(np.int64(5))) == english.levels[5].positions
+    for bad in (1.0, "1", True):
+        with pytest.raises(PegsolverError, match="whole number of jumps"):
+            english.positions(bad)
+        with pytest.raises(PegsolverError, match="whole number of jumps"):
+            english.winning_positions(bad)
 
 
 def test_triangle5_published_figures():

@@ -104,6 +104,20 @@ def test_vacant_applies_where_the_board_file_gives_no_start(tmp_path, capsys):
         assert final is None or data["final"] == final
 
 
+def test_count_aims_at_the_board_files_finish(tmp_path, capsys):
+    # the file's one-peg finish counts as --finish would; goals counts cannot use get a note
+    (tmp_path / "t5.toml").write_text('variant = "triangle5"\n[goal]\nfinish = 13\n')
+    (tmp_path / "two.toml").write_text('variant = "triangle5"\n[goal]\nfinish = "any"\npegs = 2\n')
+    code, out, _ = run(capsys, "count", str(tmp_path / "t5.toml"), "--json")
+    flagged = json.loads(run(capsys, "count", "triangle5", "--finish", "13", "--json")[1])
+    data = json.loads(out)
+    assert code == 0 and data["solutions"] == flagged["solutions"] == 16_128  # triangle 5, 1 -> 13
+    code, out, err = run(capsys, "count", str(tmp_path / "two.toml"), "--json")
+    assert code == 0 and json.loads(out)["solutions"] is None and "[goal] is not used" in err
+    code, _, err = run(capsys, "table", str(tmp_path / "t5.toml"))
+    assert "covers every vacancy and finish" in err
+
+
 def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-row.txt").write_text("o o . o\n")

@@ -18,7 +18,7 @@ from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from ..model.board import Board
 from ..model.geometry import Hole
-from ..model.goal import plural
+from ..model.goal import Goal, plural
 from ..model.notation import hole_name, parse_hole
 from ..moves import count_moves
 from ..solver import Limit
@@ -60,7 +60,10 @@ def add_table_parser(sub: Subparsers) -> None:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    board, _ = load_start(args)
+    board, file_goal = load_start(args)
+    if file_goal is not None:
+        print("pegsolver: note: the table covers every vacancy and finish; the board file's [goal] is not used",
+              file=sys.stderr)
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     memory = None if args.table_mb is None else \
         limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
@@ -158,7 +161,29 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
             "cluster": args.cluster, "positions_only": args.positions_only}
 
 
-def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
+def one_hole(board: Board, goal: Goal) -> Hole | None:
+    """The hole of a one-peg finish on one named hole; None for any other goal."""
+    if goal.pegs != 1 or goal.finish is None or goal.fewest_pegs:
+        return None
+    holes = goal.resolve(board.shape).finish_holes()
+    return holes[0] if len(holes) == 1 else None
+
+
+def count_finish(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Hole | None:
+    """The finish a count aims at: ``--finish``, else a board file's one-peg finish on one
+    hole (a note on stderr when the file's goal is another kind, which counts cannot use)."""
+    if args.finish:
+        return parse_hole(board.shape, args.finish, args.notation)
+    if file_goal is None:
+        return None
+    hole = one_hole(board, file_goal)
+    if hole is None and file_goal != Goal.anywhere():
+        print("pegsolver: note: counts aim at one peg on one hole; the board file's [goal] is not used "
+              "(give --finish HOLE for one)", file=sys.stderr)
+    return hole
+
+
+def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit, file_goal: Goal | None) -> int:
     """``count --by moves``: the levels by moves, forward and backward, printed."""
     if args.table:
         raise PegsolverError("--table counts the solutions of every problem by jumps; by moves, "
@@ -169,11 +194,9 @@ def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
              if on]
     if given:
         raise PegsolverError(f"{given[0]} does not apply to --by moves, which runs in memory on one thread")
-    shape = board.shape
-    finish: int | None = parse_hole(shape, args.finish, args.notation) if args.finish else None
-    if finish is None and board.default_goal is not None and board.default_goal.finish is not None:
-        holes = board.default_goal.resolve(shape).finish_holes()   # the board's standard finish
-        finish = holes[0] if len(holes) == 1 else None
+    finish = count_finish(args, board, file_goal)
+    if finish is None and file_goal is None and board.default_goal is not None:
+        finish = one_hole(board, board.default_goal)   # the board's standard finish
     with progress_bar("moves", eta=False) as bar:
         def progress(direction: str, moves: int, positions: int) -> None:
             bar.status(f"{direction}: {positions:,} positions first reached in {plural(moves, 'move')}; "
@@ -186,7 +209,7 @@ def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    board, _ = load_start(args)
+    board, file_goal = load_start(args)
     shape = board.shape
 
     def name(h: Hole) -> str:
@@ -199,10 +222,13 @@ def cmd_count(args: argparse.Namespace) -> int:
                   threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
     place = where_to_run(args)
     if args.by == "moves":
-        return count_by_moves(args, board, limit)
+        return count_by_moves(args, board, limit, file_goal)
     if args.table:
         if args.finish or args.vacant:
             raise PegsolverError("--table covers every vacancy and finish; drop --vacant and --finish")
+        if file_goal is not None:
+            print("pegsolver: note: --table covers every vacancy and finish; the board file's [goal] is not used",
+                  file=sys.stderr)
         if args.unreduced:
             raise PegsolverError("--unreduced does not apply to --table, which counts solutions, not positions; "
                                  "drop one of them")
@@ -220,7 +246,7 @@ def cmd_count(args: argparse.Namespace) -> int:
             return EXIT_INTERRUPTED if stop.reason is Reason.INTERRUPTED else EXIT_UNSOLVED
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
-    finish = parse_hole(shape, args.finish, args.notation) if args.finish else None
+    finish = count_finish(args, board, file_goal)
     with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size
         last = [time.monotonic()]
 

@@ -14,11 +14,19 @@ from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import hole_name as name_of_hole
 from .core import sorted_keys
-from .limits import size_text
+from .limits import as_whole, size_text
 from .outcome import Reason
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+
+def _level_number(k: object) -> int:
+    """A level's number: a Python or numpy integer (a jump count), not a float or a bool."""
+    whole = as_whole(k)
+    if whole is None:
+        raise PegsolverError(f"a level is a whole number of jumps, not {k!r}")
+    return whole
 
 
 @dataclass(frozen=True)
@@ -49,8 +57,9 @@ class Analysis:
     ``symmetries`` is the size of the group the counts are reduced by (1: unreduced).
     ``stopped`` is None for a complete run, else the :class:`Reason` (memory limit,
     time limit, interrupted) and the levels finished so far are kept;
-    ``forward_complete``: every forward level finished before the stop (it came in the
-    winning pass), so ``games``, ``finishes`` and ``solutions`` are final all the same;
+    ``forward_complete``: every forward level finished (True on a complete run; on a
+    stopped one, the stop came in the winning pass, so ``games``, ``finishes`` and
+    ``solutions`` are final all the same);
     ``message`` says what happened in words. ``peak_bytes`` is the largest memory the
     levels held at once; ``seconds`` wall time. ``budget_bytes`` is the memory budget the
     run kept to, and ``bound_bytes`` the up-front bound on its peak (from position classes:
@@ -96,9 +105,11 @@ class Analysis:
         """Level k's positions as a numpy uint64 array of shape (positions,): bit i is
         hole i; each class is given by its smallest image. Sorted.
 
-        :raises PegsolverError: the level was not kept (``keep_positions=False``) or not reached,
-            or its stored partitions cannot be read (a Dask run's, once its workers stopped).
+        :raises PegsolverError: k not a whole number; the level was not kept
+            (``keep_positions=False``) or not reached, or its stored partitions cannot be
+            read (a Dask run's, once its workers stopped).
         """
+        k = _level_number(k)
         if not self._positions:
             raise PegsolverError(f"level {k} was not kept: no level was (keep_positions=False, or a stop "
                                  f"before the first)")
@@ -117,8 +128,10 @@ class Analysis:
     def winning_positions(self, k: int) -> npt.NDArray[np.uint64]:
         """Level k's winning positions (uint64, sorted), given a finish.
 
-        :raises PegsolverError: no finish was given, or the level was not kept.
+        :raises PegsolverError: k not a whole number; no finish was given, or the level
+            was not kept.
         """
+        k = _level_number(k)
         if not 0 <= k < len(self._winning):
             raise PegsolverError("winning positions need a finish and a completed run with positions kept")
         return self._winning[k]

@@ -113,8 +113,8 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
     except KeyboardInterrupt as e:
         result.stopped = Reason.INTERRUPTED
         result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else f"stopped by {interrupt_name()}"
+    result.forward_complete = forward
     if result.stopped and forward:
-        result.forward_complete = True
         result.message += (f" in the winning pass, after all {len(result.levels)} forward levels (positions, "
                            f"games and solutions are final; winning positions are not counted)")
     result.games = games if counted else None
