@@ -53,6 +53,24 @@ def test_english_out_of_core_matches_in_memory_with_many_partitions(english_in_m
     assert not a.stopped, a.message
     assert figures(a) == figures(english_in_memory)
     assert max(s["parts"] for s in a.level_stats) >= 20     # the budget forced many partitions
+    for k in (8, 16, 24):   # 2 windows of complements at the largest levels
+        assert np.array_equal(a.winning_positions(k), english_in_memory.winning_positions(k))
+
+
+@pytest.mark.parametrize("windows", [1, 3, 40])
+def test_stored_levels_meet_in_windows_of_complements(windows, monkeypatch, tmp_path):
+    # the winning pass of stored levels holds the backward level's complements a window at
+    # a time, within the budget (it once held both levels and their counts whole: 3-4x it)
+    from pegsolver import find_variant
+    from pegsolver.engine.partitioned import PartitionedRun
+    board = find_variant("triangle6").board()
+    board = board.with_pegs(board.shape.full_mask).with_vacant("4")
+    ref = analyse(board, finish="9")
+    monkeypatch.setattr(PartitionedRun, "window_count", lambda self, back: windows)
+    a = analyse(board, finish="9", spill=tmp_path, memory_bytes=16 * MIB)
+    assert figures(a) == figures(ref) and a.winning == 175_185
+    for k in range(len(ref.levels)):
+        assert np.array_equal(a.winning_positions(k), ref.winning_positions(k))
     assert a.disk_bytes > 0 and "stored levels" in a.to_text()
 
 

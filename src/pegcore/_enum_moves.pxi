@@ -289,6 +289,18 @@ cdef inline bits_t smallest_image(bits_t key, const bits_t* pimg, const bits_t* 
     return key
 
 
+def complement_keys(Moves mv, const uint64_t[::1] keys):
+    """The canonical key of each key's complement (pegs and holes exchanged), shape (n,),
+    uint64. Symmetries commute with the exchange, so distinct classes give distinct keys."""
+    out = np.empty(keys.shape[0], dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(keys.shape[0]):
+            o[i] = canonical(mv, mv.full & ~keys[i])
+    return out
+
+
 def complement_members(Moves mv, const uint64_t[::1] keys, const uint64_t[::1] others):
     """Boolean mask (n,) over ``keys``: True where the key's class is the complement of
     a class in ``others`` (both canonical). Used to meet forward and backward levels."""

@@ -57,9 +57,7 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
         if (stop := run.stop_now()) is not None:   # a level's pass takes up to seconds
             raise stop
         if j < len(back):
-            forward = run.loaded(keys[k])
-            mask = run.E.complement_members(run.moves, forward, run.loaded(back[j]))
-            winning.append(forward[mask])
+            winning.append(run.meet(keys[k], back[j]))
         else:
             winning.append(np.empty(0, dtype=np.uint64))
     result._winning = winning

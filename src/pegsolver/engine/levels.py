@@ -126,6 +126,13 @@ class LevelRun:
         """The sorted positions of a level kept by :meth:`keep`."""
         return kept
 
+    def meet(self, forward: Keys, back: Keys) -> Keys:
+        """The positions of a kept forward level whose complement's class is in a kept
+        backward level: the winning ones (sorted)."""
+        keys = self.loaded(forward)
+        winning: Keys = keys[self.E.complement_members(self.moves, keys, self.loaded(back))]
+        return winning
+
     def sorted_keys(self, keys: Keys) -> Keys:
         """``keys`` sorted in place by the core, which stops at the deadline, a cancel or
         Ctrl-C like a merge (a level of 80 million keys takes about a second)."""

@@ -85,6 +85,60 @@ class PartitionedRun(LevelRun):
     def loaded(self, kept: Any) -> Any:
         return self.sorted_keys(kept.keys_array()) if isinstance(kept, StoredLevel) else kept
 
+    def meet(self, forward: Any, back: Any) -> Any:
+        # Stored levels meet a partition at a time, within the budget: the backward level's
+        # complements are held sorted in key-range windows of a quarter of it each (the
+        # sort's scratch is as large), and the forward partitions, sorted by key range,
+        # walk through the windows in order.
+        if not (isinstance(forward, StoredLevel) and isinstance(back, StoredLevel)):
+            return super().meet(forward, back)
+        bounds = self._windows(back, self.window_count(back))
+        found, loaded, comps = [], -1, np.empty(0, np.uint64)
+        for i in range(forward.parts):
+            if (stop := self.stop_now()) is not None:
+                raise stop
+            keys = forward.store.load_part(forward.k, i)[0]
+            edges = [0, *np.searchsorted(keys, bounds), len(keys)]
+            for w in range(len(edges) - 1):
+                part = keys[edges[w]:edges[w + 1]]
+                if not len(part):
+                    continue
+                if w != loaded:
+                    comps, loaded = self._window(back, bounds, w), w
+                if len(comps):
+                    hit = comps[np.minimum(np.searchsorted(comps, part), len(comps) - 1)] == part
+                    found.append(part[hit])
+        return np.concatenate(found) if found else np.empty(0, np.uint64)
+
+    def window_count(self, back: StoredLevel) -> int:
+        """Windows the backward level's complements are held in: a quarter of the budget each."""
+        return back.n * 8 // max(self.budget // 4, 1) + 1
+
+    def _complements(self, back: StoredLevel) -> Iterator[Any]:
+        for i in range(back.parts):
+            if (stop := self.stop_now()) is not None:
+                raise stop
+            yield self.E.complement_keys(self.moves, back.store.load_part(back.k, i)[0])
+
+    def _windows(self, back: StoredLevel, count: int) -> Any:
+        # the bounds between windows of about equal size, from a sample of the complements
+        if count <= 1:
+            return np.empty(0, np.uint64)
+        step = max(back.n >> 20, 1)
+        sample = np.sort(np.concatenate([c[::step] for c in self._complements(back)]))
+        return np.unique(sample[[len(sample) * w // count for w in range(1, count)]])
+
+    def _window(self, back: StoredLevel, bounds: Any, w: int) -> Any:
+        # the backward level's complements in window w, sorted
+        lo = bounds[w - 1] if w else np.uint64(0)
+        kept = []
+        for c in self._complements(back):
+            inside = c >= lo
+            if w < len(bounds):
+                inside &= c < bounds[w]
+            kept.append(c[inside])
+        return self.sorted_keys(np.concatenate(kept) if kept else np.empty(0, np.uint64))
+
     # -- what differs between threads and a cluster: the two steps over all partitions
     def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
                    stage: int) -> StepWork:
