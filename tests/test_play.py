@@ -309,6 +309,21 @@ def test_game_model_and_hint_function():
         find_hint(board.with_pegs(1), Goal.anywhere(2))
 
 
+def test_numpy_holes_and_a_hole_name_as_the_hints_goal():
+    import numpy as np
+    row = pegsolver.Board.from_text("o . . o o . o")
+    assert row.hole_name(np.int64(3)) == "d1" and row.hole_index(np.uint8(3)) == 3
+    for bad in (3.0, True, "d1", 7):
+        with pytest.raises(pegsolver.UnknownHoleError):
+            row.hole_name(bad)
+    assert Game(row, Goal.anywhere()).click(np.int64(3)).startswith("d1 selected")
+    board = english()
+    hint = find_hint(board, "d4", seconds=20)
+    assert hint.reason == "solved" and hint.goal.finish_holes() == [board.hole("d4")]
+    with pytest.raises(pegsolver.PegsolverError, match="goal must be"):
+        find_hint(board, 16)
+
+
 @pytest.mark.parametrize("variant", ["triangle14", "triangle15"])
 def test_hint_on_big_triangles_replays(variant):
     # A fixed schedule (guided, one default-width beam) found no hint here in 10 s; the

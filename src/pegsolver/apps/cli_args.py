@@ -146,7 +146,7 @@ def whole(text: str) -> int:
         return int(text)
     except ValueError:
         value = float(text)   # float's own ValueError for words: argparse names the value
-        if not value.is_integer():
+        if not value.is_integer() or abs(value) >= 2.0 ** 63:   # 1e30 is no count, nor exact
             raise ValueError(text) from None
         return int(value)
 

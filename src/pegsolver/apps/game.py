@@ -178,7 +178,7 @@ class Game:
 
         :raises UnknownHoleError: not a hole index of the board.
         """
-        self.board.hole_name(hole)  # checks the index
+        hole = self.board.hole_index(hole)  # checked; numpy integers too
         if self.mode == "vacancy":
             self.mode = "play"
             return self.restart(hole)

@@ -18,7 +18,7 @@ from ..engine.limits import Cancel
 from ..engine.move_paths import chains
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
-from ..errors import GoalError
+from ..errors import GoalError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
@@ -76,7 +76,7 @@ class Hint:
         return self.reason is HintStop.NO_JUMP or (isinstance(self.reason, Reason) and self.reason.proves_impossible)
 
 
-def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
+def find_hint(board: Board, goal: Goal | str, seconds: float = DEFAULT_HINT_SECONDS,
               cancel: Cancel | None = None, moving: Hole | None = None) -> Hint:
     """The next jump toward ``goal`` from ``board``'s position, found by the solver.
 
@@ -85,17 +85,23 @@ def find_hint(board: Board, goal: Goal, seconds: float = DEFAULT_HINT_SECONDS,
     default strategy, within ``seconds`` in all.
 
     :param board: the position (its history is ignored).
-    :param goal: the finish to aim for (resolved against the board).
+    :param goal: the finish to aim for (resolved against the board), or a hole name for
+        one peg there.
     :param seconds: wall-clock budget of the whole hint, > 0.
     :param cancel: set from another thread, it stops the search running (within about a
         millisecond) and the hint, with reason ``CANCELLED``.
     :param moving: the hole the last jump landed on, when its peg may go on jumping in the
         same move: the moves left then count that peg's next jumps as part of this move.
-    :raises PegsolverError: a goal that cannot apply to the board, or a bad time limit.
+    :raises PegsolverError: a goal that is not a Goal or a hole name, or that cannot apply
+        to the board; a bad time limit.
     :raises CoreMissingError: the compiled core is not built.
     """
     t0 = time.perf_counter()
     position = board.with_pegs(board.pegs_mask)
+    if isinstance(goal, str):  # a hole name: one peg there, as solve() takes it
+        goal = Goal.at(goal)
+    if not isinstance(goal, Goal):
+        raise PegsolverError(f"goal must be a pegsolver.Goal or a hole name, not {type(goal).__name__}")
     goal = goal.resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel

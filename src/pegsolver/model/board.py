@@ -162,13 +162,26 @@ class Board:
         return parse_hole(self.shape, name)
 
     def hole_name(self, hole: Hole) -> str:
-        """Name of hole index ``hole``.
+        """Name of hole index ``hole`` (a Python or numpy integer).
 
         :raises UnknownHoleError: not an index 0..size-1.
         """
-        if not isinstance(hole, int) or isinstance(hole, bool) or not 0 <= hole < self.shape.size:
+        return hole_name(self.shape, self.hole_index(hole))
+
+    def hole_index(self, hole: object) -> Hole:
+        """``hole`` as a hole index of this board (a Python int), from a Python or numpy integer.
+
+        :raises UnknownHoleError: not an index 0..size-1 (bools and floats included).
+        """
+        index = None
+        if not isinstance(hole, bool):
+            try:
+                index = operator.index(cast(SupportsIndex, hole))
+            except TypeError:
+                pass
+        if index is None or not 0 <= index < self.shape.size:
             raise UnknownHoleError(f"no hole index {hole!r} on board {self.shape.name!r} (0..{self.shape.size - 1})")
-        return hole_name(self.shape, hole)
+        return index
 
     def _jump(self, jump: Jump | str) -> Jump:
         # a Jump, or one jump written as text ("d2-d4")
@@ -300,7 +313,7 @@ class Board:
         bad = ~np.isin(a, (-1, 0, 1))
         if bad.any():
             r, c = map(int, np.argwhere(bad)[0])
-            raise BoardTextError(f"board array value {a[r, c]!r} at ({r}, {c}); expected -1, 0 or 1")
+            raise BoardTextError(f"board array value {a[r, c].item()!r} at ({r}, {c}); expected -1, 0 or 1")
         coords = [(int(r), int(c)) for r, c in np.argwhere(a >= 0)]
         if not coords:
             raise BoardTextError("board array has no holes")
