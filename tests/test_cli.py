@@ -337,3 +337,15 @@ def test_an_interruption_while_the_answer_is_written_adds_no_answer_of_its_own(m
     monkeypatch.setitem(cli.COMMANDS, "table", lambda args: (_ for _ in ()).throw(KeyboardInterrupt))
     assert main(["table", "french", "--json"]) == 130   # nothing written yet: the interruption's answer
     assert json.loads(capsys.readouterr().out)["reason"] == "interrupted"
+
+
+def test_a_proof_names_its_holes_in_the_chosen_notation(capsys):
+    # the class and pagoda proofs spoke algebraic whatever --notation said
+    code, out, _ = run(capsys, "solve", "english", "--vacant", "44", "--finish", "33", "--notation", "numeric")
+    assert code == 1 and "impossible: the start and the finish one peg at 33 are in different" in out
+    assert "c3" not in out
+    code, out, _ = run(capsys, "solve", "english", "--vacant", "d4", "--finish", "c3", "--json")
+    assert code == 1 and "one peg at c3 are in different" in json.loads(out)["explanation"]
+    code, out, _ = run(capsys, "solve", "rect3x3", "--vacant", "11", "--notation", "numeric", "--json")
+    answer = json.loads(out)
+    assert answer["reason"] == "pagoda" and "one peg at 11, the one hole of its position class" in answer["explanation"]

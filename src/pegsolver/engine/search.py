@@ -25,13 +25,14 @@ if TYPE_CHECKING:
     from .portfolio import Progress
 
 
-def impossibility(board: Board, goal: Goal) -> tuple[Reason, str] | None:
-    """(reason, explanation) when a position class or pagoda argument rules the problem out."""
-    text = class_obstacle(board, goal)
+def impossibility(board: Board, goal: Goal, style: str = "algebraic") -> tuple[Reason, str] | None:
+    """(reason, explanation) when a position class or pagoda argument rules the problem out
+    (hole names in ``style``)."""
+    text = class_obstacle(board, goal, style)
     if text:
         return Reason.POSITION_CLASS, text
     try:
-        text = pagoda_obstacle(board, goal)
+        text = pagoda_obstacle(board, goal, style)
     except ImportError as e:   # HiGHS loads on first use: solve() then answers the stop with what it has
         stop_in_import(e)
         raise

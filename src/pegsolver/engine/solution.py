@@ -13,6 +13,7 @@ from ..model.geometry import Jump
 from ..model.goal import Goal, plural
 from ..model.notation import group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
+from ..proofs.obstacles import class_obstacle, pagoda_obstacle
 from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
 
@@ -100,7 +101,7 @@ class Solution:
         return {
             "solved": self.solved,
             "reason": self.reason,
-            "explanation": self.explanation,
+            "explanation": self.explanation_in(style),
             "board": shape.name,
             "start": self.start.to_text(),
             "vacant": [hole_name(shape, h) for h in self.start.vacancies()],
@@ -145,7 +146,7 @@ class Solution:
                     lines.append(board.to_text() + "\n")
             lines.append("final: " + " ".join(name_of_hole(shape, h, style) for h in self.final.pegs()))
         if not self.solved:
-            lines.append(self.unsolved_text())
+            lines.append(self.unsolved_text(style))
         elif self.optimal is False:
             lines.append(f"not proved minimal: {self.explanation}")
         lines.append(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "
@@ -164,13 +165,23 @@ class Solution:
         best = f"moves: {len(self.moves)}" if self.jumps else "moves: no solution found"
         return f"{best}, proved >= {self.lower_bound}"
 
-    def unsolved_text(self) -> str:
-        """Why the answer is not solved, in one line: the proof, or what stopped the search
-        (for a solved answer: ``solved``)."""
+    def explanation_in(self, style: str = "algebraic") -> str:
+        """``explanation`` with its hole names in ``style`` (as ``to_text`` takes it): a
+        position class or pagoda proof is stated again in that notation."""
+        if style == "algebraic" or self.reason not in (Reason.POSITION_CLASS, Reason.PAGODA):
+            return self.explanation
+        state = class_obstacle if self.reason is Reason.POSITION_CLASS else pagoda_obstacle
+        if state(self.start, self.goal) != self.explanation:   # another's words: keep them
+            return self.explanation
+        return state(self.start, self.goal, style) or self.explanation
+
+    def unsolved_text(self, style: str = "algebraic") -> str:
+        """Why the answer is not solved, in one line: the proof (hole names in ``style``), or
+        what stopped the search (for a solved answer: ``solved``)."""
         if self.solved:
             return "solved"
         if self.reason.proves_impossible:
-            return f"impossible: {self.explanation}"
+            return f"impossible: {self.explanation_in(style)}"
         if self.stats.strategy in ("auto", *MOVES_HELP) or self.goal.fewest_pegs:  # the explanation says what ran
             return f"not solved: {self.explanation}"
         if self.reason is Reason.BEAM:

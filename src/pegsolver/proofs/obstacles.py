@@ -9,15 +9,16 @@ from . import pagoda
 from .classes import class_allows_pegs, class_finishes, classes_differ, has_classes
 
 
-def class_obstacle(board: Board, goal: Goal) -> str | None:
-    """Why position classes forbid the problem, in words, or None if they allow it."""
+def class_obstacle(board: Board, goal: Goal, style: str = "algebraic") -> str | None:
+    """Why position classes forbid the problem, in words (hole names in ``style``, as
+    :func:`pegsolver.model.notation.hole_name` takes it), or None if they allow it."""
     shape = board.shape
     if not has_classes(shape):
         return None
     kind = "de Bruijn's 16 classes" if shape.grid == "square" else "Bell's 4 triangular classes"
     if goal.finish is not None:
         if classes_differ(shape, board.pegs_mask, goal.finish_mask()):
-            return (f"the start and the finish {goal.describe(shape)} are in different position classes "
+            return (f"the start and the finish {goal.describe(shape, style)} are in different position classes "
                     f"({kind}), and no jump changes a position's class")
         return None
     if goal.pegs == 1 and not class_finishes(shape, board.pegs_mask):
@@ -29,8 +30,8 @@ def class_obstacle(board: Board, goal: Goal) -> str | None:
     return None
 
 
-def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
-    """A pagoda proof that the problem is impossible, in words, or None."""
+def pagoda_obstacle(board: Board, goal: Goal, style: str = "algebraic") -> str | None:
+    """A pagoda proof that the problem is impossible, in words (hole names in ``style``), or None."""
     shape = board.shape
     if goal.finish is not None:
         finishes = [goal.finish_mask()]
@@ -42,10 +43,10 @@ def pagoda_obstacle(board: Board, goal: Goal) -> str | None:
     w = proofs[0] if proofs else None
     if w is None or not all(proofs):
         return None
-    names = [hole_name(shape, f.bit_length() - 1) for f in finishes]
+    names = [hole_name(shape, f.bit_length() - 1, style) for f in finishes]
     many = (f"one peg on any of {len(finishes)} holes ({', '.join(names)})" if len(finishes) != 1
             else f"one peg at {names[0]}, the one hole of its position class")
-    where = goal.describe(shape) if goal.finish is not None else many
+    where = goal.describe(shape, style) if goal.finish is not None else many
     return (f"a pagoda function is worth {pagoda.value(w, board.pegs_mask)} on the start and "
             f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start cannot reach "
             f"{where} (pagoda functions: Berlekamp, Conway & Guy, Winning Ways, ch. 23)")
