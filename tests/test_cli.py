@@ -349,3 +349,24 @@ def test_a_proof_names_its_holes_in_the_chosen_notation(capsys):
     code, out, _ = run(capsys, "solve", "rect3x3", "--vacant", "11", "--notation", "numeric", "--json")
     answer = json.loads(out)
     assert answer["reason"] == "pagoda" and "one peg at 11, the one hole of its position class" in answer["explanation"]
+
+
+def test_second_cli_trial_findings(capsys):
+    # a finish in another position class fixes no symmetry: the header said "start and finish"
+    code, out, _ = run(capsys, "count", "triangle5", "--vacant", "4", "--finish", "13")
+    assert code == 0 and "(2 symmetries fix the start)" in out
+    code, out, _ = run(capsys, "count", "triangle5", "--vacant", "1", "--finish", "1")  # hole index 0
+    assert code == 0 and "(2 symmetries fix the start and finish)" in out
+    # --finish any counts toward no finish, as solve reads the word (it was "no hole 'any'")
+    code, out, _ = run(capsys, "count", "triangle5", "--finish", "any", "--json")
+    assert code == 0 and json.loads(out)["finish"] is None and json.loads(out)["total"] == 1_544
+    # a board number after --vacant is read as a hole of english, and said so
+    code, out, err = run(capsys, "solve", "--vacant", "a3", "37", "--nodes", "1000")
+    assert "board: english" in out and "vacant: a3 c7" in out
+    assert "note: 37 is read as a hole of the default board, english; for board 37 (french)" in err
+    code, _, err = run(capsys, "solve", "--vacant", "33", "--notation", "numeric")
+    assert "note" not in err
+    code, _, err = run(capsys, "solve", "rect1x12", "--notation", "numeric")
+    assert code == 2 and "has 1 row and 12 columns" in err
+    code, out, _ = run(capsys, "boards")
+    assert "of at most 128 holes (triangle15, square11)" in out

@@ -241,7 +241,7 @@ def check_notation(args: argparse.Namespace, board: Board) -> None:
         cols = max(c for _, c in board.shape.coords) + 1
         if rows > 9 or cols > 9:
             raise PegsolverError(f"--notation {style} needs at most 9 rows and columns; board "
-                                 f"{board.shape.name!r} has {rows} rows and {cols} columns")
+                                 f"{board.shape.name!r} has {plural(rows, 'row')} and {plural(cols, 'column')}")
 
 
 def parse_holes(board: Board, names: list[str], option: str, style: str | None) -> list[int]:
@@ -304,8 +304,25 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
             raise PegsolverError(f"board file {spec!r} gives its own start ({holes} vacant) and --vacant "
                                  f"gives another: leave out --vacant, or {how}")
     else:
+        if args.variant is None:
+            _note_board_numbers(getattr(args, "vacant", None))
         board = find_variant(args.variant or "english").board()
     return board, file_goal
+
+
+def _note_board_numbers(names: list[str] | None) -> None:
+    # `--vacant a3 37` takes 37 as a hole of the default board; the user may have meant board 37
+    for name in names or []:
+        if not name.isdigit():
+            continue
+        try:
+            meant = find_variant(name)
+        except PegsolverError:
+            continue
+        if meant.name == "english":   # board 33 is the default board itself
+            continue
+        print(f"pegsolver: note: {name} is read as a hole of the default board, english; for board {name} "
+              f"({meant.name}) name it before --vacant, or write --vacant=HOLE", file=sys.stderr)
 
 
 def choose_goal(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Goal:

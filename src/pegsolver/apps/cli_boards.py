@@ -10,7 +10,7 @@ from typing import TypedDict
 from ..engine import limits
 from ..errors import PegsolverError
 from ..model.board import Board
-from ..model.geometry import Hole, Shape
+from ..model.geometry import MAX_SHAPE_HOLES, Hole, Shape
 from ..model.goal import plural
 from ..model.notation import STYLE_WORDS, group_moves, hole_name, jump_name, parse_hole
 from ..model.variants import catalogue
@@ -227,7 +227,8 @@ def cmd_boards(args: argparse.Namespace) -> int:
         print(f"{e['name']}{aliases}: {e['holes']} holes, {e['rules']} jumps, {e['symmetries']} symmetries")
         print(f"  {e['description']}")
         print("\n".join("    " + line for line in e["picture"].splitlines()) + "\n")
-    print("Families: triangleN (any side), squareN, rectRxC; NAME-diagonal adds diagonal jumps on square grids.")
+    print(f"Families: triangleN, squareN, rectRxC, of at most {MAX_SHAPE_HOLES} holes (triangle15, square11); "
+          "NAME-diagonal adds diagonal jumps on square grids.")
     if drawn:
         print(f"svg: {drawn} pictures in {args.svg}")
     return EXIT_SOLVED

@@ -92,7 +92,7 @@ def add_count_parser(sub: Subparsers) -> None:
     add_board_args(c)
     add_vacant_arg(c)
     c.add_argument("--finish", metavar="HOLE", action=Once,
-                   help="one-peg finish: also count winning positions and solutions")
+                   help="one-peg finish: also count winning positions and solutions ('any': no finish)")
     c.add_argument("--by", choices=("jumps", "moves"), default="jumps",
                    help="levels by jumps (the default), or by moves (consecutive jumps by one peg): the positions "
                         "first reached in n moves, forward and, with a finish (--finish, or the board's own), "
@@ -151,7 +151,7 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
         analysis.check_workers(args.workers, "--workers")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
-    if args.finish and args.positions_only:
+    if args.finish and args.finish.lower() not in ("any", "anywhere") and args.positions_only:
         raise PegsolverError("--positions-only counts no solutions, which --finish asks for: drop one of them")
     if args.table and args.positions_only:
         raise PegsolverError("--table counts solutions, which --positions-only does not keep: drop one of them")
@@ -172,6 +172,8 @@ def one_hole(board: Board, goal: Goal) -> Hole | None:
 def count_finish(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Hole | None:
     """The finish a count aims at: ``--finish``, else a board file's one-peg finish on one
     hole (a note on stderr when the file's goal is another kind, which counts cannot use)."""
+    if args.finish and args.finish.lower() in ("any", "anywhere"):
+        return None   # one peg anywhere: no finish to aim at, as solve reads the word
     if args.finish:
         return parse_hole(board.shape, args.finish, args.notation)
     if file_goal is None:
@@ -195,7 +197,7 @@ def count_by_moves(args: argparse.Namespace, board: Board, limit: Limit, file_go
     if given:
         raise PegsolverError(f"{given[0]} does not apply to --by moves, which runs in memory on one thread")
     finish = count_finish(args, board, file_goal)
-    if finish is None and file_goal is None and board.default_goal is not None:
+    if finish is None and not args.finish and file_goal is None and board.default_goal is not None:
         finish = one_hole(board, board.default_goal)   # the board's standard finish
     with progress_bar("moves", eta=False) as bar:
         def progress(direction: str, moves: int, positions: int) -> None:
