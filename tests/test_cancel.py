@@ -240,3 +240,14 @@ def test_a_cancel_in_the_beams_limit_stops_them():
         "french", limit=Limit(seconds=0.5), beam=Limit(seconds=LONG, cancel=c)))
     assert answer.reason is Reason.CANCELLED
     assert took < 5.0
+
+
+@pytest.mark.parametrize("delay", [1.0, 2.9])
+def test_a_cancel_stops_the_search_while_its_table_grows_to_gigabytes(delay):
+    # Copying a table into 2 GiB of fresh pages took seconds and looked at no limit: a
+    # cancel (or a deadline) then waited up to 3.6 s. Near 3 s diamond e1's table grows
+    # from 512 MiB to 2 GiB on the machines this was measured on.
+    sol, took = cancelled_after(delay, lambda c: solve(diamond_e1(), strategy="symmetry", proofs=False,
+                                                       limit=Limit(seconds=LONG, memory_bytes=4 << 30, cancel=c)))
+    assert sol.reason is Reason.CANCELLED and sol.stats.table_bytes >= 128 << 20
+    assert took < 0.5

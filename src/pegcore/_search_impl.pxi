@@ -76,6 +76,7 @@ cdef enum:
 cdef enum:
     TABLE_MIN_LOG2 = 12   # first table: 4096 entries
     TABLE_PROBES = 8      # slots looked at before an entry is replaced
+    GROW_POLL = (1 << 18) - 1   # entries copied between looks at the limits (tens of ms)
 
 
 cdef struct DeadTable:
@@ -245,10 +246,13 @@ cdef int table_contains(DeadTable* t, bits_t key) noexcept nogil:
     return 0
 
 
-cdef void table_grow(DeadTable* t) noexcept nogil:
+cdef void table_grow(Ctx* c) noexcept nogil:
     # Grow the table 4 times (twice where only that fits the budget: old and new tables
     # live together while copying), else switch to replacing entries. Growing by 4 copies
-    # each entry 1.3 times on average, not 2.
+    # each entry 1.3 times on average, not 2. Copying into gigabytes of fresh pages takes
+    # seconds, so the limits are polled meanwhile: a stop drops the entries not yet copied
+    # (the table only speeds the search up).
+    cdef DeadTable* t = &c.table
     cdef uint64_t old_size = <uint64_t>1 << t.log2
     cdef uint64_t i
     cdef int step = 2 if old_size * 5 <= t.max_entries else 1
@@ -267,6 +271,8 @@ cdef void table_grow(DeadTable* t) noexcept nogil:
     for i in range(old_size):
         if old[i] != 0:
             table_put(t, old[i], 1)
+        if (i & GROW_POLL) == GROW_POLL and poll_clock(c, 1):
+            break
     peg_table_free(old, old_size * sizeof(bits_t))
 
 
@@ -292,12 +298,14 @@ cdef int table_put(DeadTable* t, bits_t key, int may_replace) noexcept nogil:
     return 1
 
 
-cdef inline void table_add(DeadTable* t, bits_t key) noexcept nogil:
-    # While the budget allows, a crowded table grows rather than forgets.
-    if t.growing and t.count * 2 >= (<uint64_t>1 << t.log2):
-        table_grow(t)
-    while not table_put(t, key, not t.growing):
-        table_grow(t)
+cdef inline void table_add(Ctx* c, bits_t key) noexcept nogil:
+    # While the budget allows, a crowded table grows rather than forgets (after a stop it
+    # forgets: the search is ending).
+    cdef DeadTable* t = &c.table
+    if t.growing and t.count * 2 >= (<uint64_t>1 << t.log2) and not c.stop:
+        table_grow(c)
+    while not table_put(t, key, not t.growing or c.stop):
+        table_grow(c)
 
 
 # ---- the searches -----------------------------------------------------------
@@ -467,7 +475,7 @@ cdef int dfs(Ctx* c, bits_t pegs, int depth, const bits_t* imgs, bits_t key) noe
     if not moved:
         dead_end(c, pegs, depth)
     if c.use_table:
-        table_add(&c.table, key)
+        table_add(c, key)
     return 0
 
 
@@ -665,7 +673,7 @@ cdef int guided(Ctx* c, bits_t pegs, int depth) noexcept nogil:
     if n == 0:
         dead_end(c, pegs, depth)
     if c.use_table:
-        table_add(&c.table, key)
+        table_add(c, key)
     return 0
 
 
