@@ -306,3 +306,43 @@ def test_analyse_checks_where_a_run_goes_as_the_command_line_does(options, messa
     with pytest.raises(PegsolverError) as e:
         analyse("triangle5", **options)
     assert message in str(e.value)
+
+
+def test_second_api_trial_findings():
+    # numpy integers where ints go, and clear errors (raw OverflowError, TypeError, IndexError
+    # or a wrong message before)
+    from pegsolver.analysis import analyse
+    from pegsolver.model.geometry import Jump
+    from pegsolver.moves import count_moves
+    english = pegsolver.find_variant("english").board()
+    board = Board(english.shape, np.uint64(english.pegs_mask))
+    assert type(board.pegs_mask) is int and board == english
+    for bad in (5.0, True, None):
+        with pytest.raises(pegsolver.BoardTextError, match="int bitboard"):
+            Board(english.shape, bad)
+    with pytest.raises(pegsolver.BoardTextError, match="needs a Shape"):
+        Board(None, 5)
+    wide = pegsolver.find_variant("rect8x16").board()
+    jump = next(j for j in wide.shape.jumps if wide.is_legal(j))
+    wide.push(Jump(*(np.int64(h) for h in jump)))
+    assert type(wide.pegs_mask) is int and wide.history == [jump]
+    for bad in (Jump(4, 9, 40), Jump("d2", "d3", "d4"), Jump(4, 9, 16.0)):
+        with pytest.raises(pegsolver.UnknownHoleError):
+            english.copy().push(bad)
+    assert count_moves("triangle5", np.int64(12)).finish == 12
+    assert Goal(pegs=np.int64(2)).pegs == 2 and Goal(finish="d4") == Goal.at("d4")
+    # a full board backward: no dual problem (it said "a goal pattern must name at least one hole")
+    full = Board.from_text("o o o o")
+    for strategy in ("dfs", "table", "guided"):
+        assert solve(full, Goal.at("a1"), strategy=strategy, backward=True).reason == "exhausted"
+    with pytest.raises(PegsolverError, match="unknown board text style"):
+        english.to_text("bogus")
+    with pytest.raises(PegsolverError, match="progress must be a function or None, not int"):
+        analyse("triangle5", progress=5)
+    with pytest.raises(PegsolverError, match="progress must be a function or None, not int"):
+        count_moves("triangle5", progress=5)
+    with pytest.raises(PegsolverError, match="reduced must be True or False, not 'no'"):
+        count_moves("triangle5", reduced="no")
+    a = analyse("triangle5", finish=12)
+    with pytest.raises(PegsolverError, match="no winning positions of level 14"):
+        a.winning_positions(14)

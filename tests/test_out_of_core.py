@@ -532,3 +532,31 @@ def test_a_guarded_script_read_from_stdin_is_told_to_run_from_a_file(tmp_path):
     assert run.returncode != 0 and "could not start a Dask LocalCluster of 1 worker(s)" in run.stderr
     assert "a script read from <stdin> cannot start worker processes" in run.stderr
     assert "if __name__" not in run.stderr
+
+
+def test_a_server_speaking_another_protocol_is_named_so_not_out_of_memory(monkeypatch):
+    # Dask reads an HTTP answer's bytes as a frame length and raises MemoryError: the
+    # message said "(MemoryError)", as if this machine were out of memory
+    import socket
+    import threading
+
+    from pegsolver.engine import cluster
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 3)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>\r\n" * 4)
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        with pytest.raises(ClusterError) as err:
+            analyse("triangle5", cluster=f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+    assert "but not as a Dask scheduler" in str(err.value) and "MemoryError" not in str(err.value)

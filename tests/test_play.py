@@ -348,3 +348,15 @@ def test_play_command_errors(capsys, argv, message):
     code = main(argv)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_hint_takes_a_variant_name_a_fewest_pegs_goal_and_checks_the_moving_hole():
+    import numpy as np
+    hint = find_hint("english", Goal.fewest(), seconds=20)   # a GoalError from goal.reached before
+    assert hint.reason == "solved" and hint.jump is not None
+    board = english()
+    assert board.is_legal(hint.jump)
+    for bad in (-1, "d4", 1.0, 99):
+        with pytest.raises(pegsolver.UnknownHoleError):
+            find_hint(board, "d4", moving=bad)
+    assert find_hint(board, "d4", moving=np.int64(16), seconds=20).reason == "solved"

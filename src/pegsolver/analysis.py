@@ -33,7 +33,18 @@ from .engine.level_memory import (
     stage_bytes,
 )
 from .engine.levels import STOP_REASONS, LevelRun, Perm, symmetry_group
-from .engine.limits import MIB, PIB, Limit, as_whole, check_memory, check_seconds, check_threads, size_text
+from .engine.limits import (
+    MIB,
+    PIB,
+    Limit,
+    as_whole,
+    check_callables,
+    check_flags,
+    check_memory,
+    check_seconds,
+    check_threads,
+    size_text,
+)
 from .engine.outcome import Reason
 from .engine.partitioned import PartitionedRun
 from .errors import BoardTooLargeError, GoalError, PegsolverError
@@ -117,15 +128,18 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         :func:`estimate_bytes` says, and stops cleanly before a level that cannot fit).
     :raises BoardTooLargeError: more than 64 holes.
     :raises GoalError: a finish hole out of range, or a start with no pegs.
-    :raises PegsolverError: bad threads, memory, seconds, workers (1 to MAX_WORKERS), spill or
-        cluster, workers and cluster both, or a node limit; a memory budget below a first stage
-        a thread (1 MiB, more for boards of over 127 jumps) and 1 MiB for the tables, or (with
-        no cluster) past this machine's memory.
+    :raises PegsolverError: a flag not a bool, progress or on_step not a function; bad threads,
+        memory, seconds, workers (1 to MAX_WORKERS), spill or cluster, workers and cluster
+        both, or a node limit; a memory budget below a first stage a thread (1 MiB, more for
+        boards of over 127 jumps) and 1 MiB for the tables, or (with no cluster) past this
+        machine's memory.
     :raises SpillError: a spill directory that is not writable, or (to resume) holds no
         run or another board's or version's.
     :raises ClusterError, CoreMissingError: a cluster that does not answer, Dask missing; no compiled enumeration.
     """
     _check_places(resume, spill, workers, cluster)
+    check_flags(reduced=reduced, keep_positions=keep_positions, force=force, positions_only=positions_only)
+    check_callables(progress=progress, on_step=on_step)
     board, finish = _problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")

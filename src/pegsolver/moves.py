@@ -11,10 +11,12 @@ of side 4 to 7, 5, 9, 9, 12 (OEIS A127500; G. I. Bell, J. Integer Sequences 11, 
 """
 from __future__ import annotations
 
+import operator
+
 from .analysis import enum_limit
 from .engine.core_moves import beam_fewest_moves
 from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group, moves_bound
-from .engine.limits import Limit
+from .engine.limits import Limit, check_callables, check_flags
 from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
 from .errors import BoardTooLargeError, GoalError
@@ -52,11 +54,15 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
         ``impossible`` says how and there is no backward side.
     :raises BoardTooLargeError: more than 64 holes.
     :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
-    :raises PegsolverError: a limit out of range.
+    :raises PegsolverError: a limit out of range, reduced not a bool, progress not a function.
     """
     board = _board(board)
+    check_flags(reduced=reduced)
+    check_callables(progress=progress)
     shape = board.shape
     hole = parse_hole(shape, finish) if isinstance(finish, str) else finish
+    if hole is not None and not isinstance(hole, (bool, int)) and hasattr(hole, "__index__"):
+        hole = operator.index(hole)   # numpy integers too
     if hole is not None and not (isinstance(hole, int) and 0 <= hole < shape.size):
         raise GoalError(f"finish must be a hole of {shape.name!r} (0 to {shape.size - 1}), not {finish!r}")
     limit = enum_limit(limit, None, None, None)

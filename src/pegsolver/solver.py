@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .engine.compile import AUTO, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
 from .engine.core import search_codes
-from .engine.limits import DEFAULT_SEARCH_BYTES, MAX_SEARCH_BYTES, Limit, as_whole, check_memory
+from .engine.limits import DEFAULT_SEARCH_BYTES, MAX_SEARCH_BYTES, Limit, as_whole, check_flags, check_memory
 from .engine.outcome import Reason, Stats
 from .engine.search import Run
 from .engine.solution import Solution, empty_stats, unsolved
@@ -74,9 +74,7 @@ def check_options(strategy: str, order: str | None, backend: str, progress: obje
     """
     if progress is not None and not callable(progress):
         raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
-    for name, flag in (("proofs", proofs), ("backward", backward)):
-        if not isinstance(flag, bool):
-            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
+    check_flags(proofs=proofs, backward=backward)
     if strategy not in SOLVE_STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
     if order is not None and order not in ORDERS:

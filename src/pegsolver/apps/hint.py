@@ -23,7 +23,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
-from ..solver import Limit, solve
+from ..solver import Limit, resolve_board, solve
 
 DEFAULT_HINT_SECONDS = 10.0
 # The hint's search after the proofs and the search by moves: solve()'s default portfolio
@@ -76,7 +76,7 @@ class Hint:
         return self.reason is HintStop.NO_JUMP or (isinstance(self.reason, Reason) and self.reason.proves_impossible)
 
 
-def find_hint(board: Board, goal: Goal | str, seconds: float = DEFAULT_HINT_SECONDS,
+def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HINT_SECONDS,
               cancel: Cancel | None = None, moving: Hole | None = None) -> Hint:
     """The next jump toward ``goal`` from ``board``'s position, found by the solver.
 
@@ -84,7 +84,7 @@ def find_hint(board: Board, goal: Goal | str, seconds: float = DEFAULT_HINT_SECO
     the finish out), then the search by fewest moves, then the portfolio of ``solve``'s
     default strategy, within ``seconds`` in all.
 
-    :param board: the position (its history is ignored).
+    :param board: the position (its history is ignored), or a variant's name for its start.
     :param goal: the finish to aim for (resolved against the board), or a hole name for
         one peg there.
     :param seconds: wall-clock budget of the whole hint, > 0.
@@ -92,12 +92,15 @@ def find_hint(board: Board, goal: Goal | str, seconds: float = DEFAULT_HINT_SECO
         millisecond) and the hint, with reason ``CANCELLED``.
     :param moving: the hole the last jump landed on, when its peg may go on jumping in the
         same move: the moves left then count that peg's next jumps as part of this move.
+    :raises UnknownHoleError: ``moving`` is not a hole index of the board.
     :raises PegsolverError: a goal that is not a Goal or a hole name, or that cannot apply
         to the board; a bad time limit.
     :raises CoreMissingError: the compiled core is not built.
     """
     t0 = time.perf_counter()
+    board = resolve_board(board)   # a variant's name too, as solve() takes it
     position = board.with_pegs(board.pegs_mask)
+    moving = None if moving is None else board.hole_index(moving)
     if isinstance(goal, str):  # a hole name: one peg there, as solve() takes it
         goal = Goal.at(goal)
     if not isinstance(goal, Goal):
@@ -112,11 +115,11 @@ def find_hint(board: Board, goal: Goal | str, seconds: float = DEFAULT_HINT_SECO
         return Hint(board.pegs_mask, goal, path[0] if path else None, path, reason, explanation,
                     strategy, time.perf_counter() - t0)
 
-    if goal.reached(board.pegs_mask):
+    if not goal.fewest_pegs and goal.reached(board.pegs_mask):
         return answer(Reason.SOLVED, strategy="none")
     if not position.legal_jumps():
         return answer(NO_JUMP, explanation="no jump is left")
-    proof = impossibility(position, goal)
+    proof = None if goal.fewest_pegs else impossibility(position, goal)   # as few as can be: never impossible
     if proof:
         return answer(proof[0], explanation=proof[1], strategy="proof")
     fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving, cancel)

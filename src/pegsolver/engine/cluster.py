@@ -216,8 +216,11 @@ def _join(Client: Any, address: str) -> Any:
     if isinstance(e, OSError):   # refused, unreachable or timed out
         raise ClusterError(f"no Dask scheduler answers at {address!r} (waited up to {CONNECT_SECONDS} s): "
                            f"{str(e)[:200]}")
-    raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler" +
-                       (f" ({type(e).__name__})" if e is not None else f" (no handshake in {CONNECT_SECONDS + 5} s)"))
+    # a MemoryError here is Dask reading another protocol's bytes as a huge frame's length,
+    # not this machine out of memory: name it so
+    why = (f"no handshake in {CONNECT_SECONDS + 5} s" if e is None else "its answer is not a Dask message"
+           if isinstance(e, MemoryError) else type(e).__name__)
+    raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler ({why})")
 
 
 def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[Any, Any, str]:

@@ -133,6 +133,8 @@ class Analysis:
             was not kept.
         """
         k = _level_number(k)
+        if self._winning and not 0 <= k < len(self._winning):
+            raise PegsolverError(f"no winning positions of level {k} (levels 0..{len(self._winning) - 1} are)")
         if not 0 <= k < len(self._winning):
             raise PegsolverError("winning positions need a finish and a completed run with positions kept")
         return self._winning[k]

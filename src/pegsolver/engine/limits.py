@@ -124,6 +124,26 @@ def check_threads(x: object, name: str = "threads") -> int:
     return n
 
 
+def check_callables(**callbacks: object) -> None:
+    """Each keyword's value None or a function (``progress``, ``on_step``).
+
+    :raises PegsolverError: one that is neither, by its name.
+    """
+    for name, f in callbacks.items():
+        if f is not None and not callable(f):
+            raise PegsolverError(f"{name} must be a function or None, not {type(f).__name__}")
+
+
+def check_flags(**flags: object) -> None:
+    """Each keyword's value True or False (``reduced``, ``keep_positions``).
+
+    :raises PegsolverError: one that is neither, by its name.
+    """
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
+
+
 class Cancel:
     """A flag that stops a run from another thread: pass it as ``Limit(cancel=...)``, then
     :meth:`set` it from any thread. The run stops at its next look at the clock (the search

@@ -86,7 +86,11 @@ CORE_STOPS = tuple(STOP_MEANINGS.values())  # every reason a search run can end 
 
 @dataclass(frozen=True)
 class Stats:
-    """Work done by one search. ``tests`` counts canMove checks (the seed's noOfTests);
+    """Work done by one search. ``tests`` counts canMove checks (the seed's noOfTests), as
+    each strategy makes them: ``seed``, as the article, checks the 4 directions of each hole
+    holding a peg (fewer as pegs go); the others check every jump of the board at a node
+    (a legal-jump set found at once counts as its jumps tested one by one), up to the jump
+    that leads to a solution;
     ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
     stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search

@@ -69,7 +69,7 @@ class Run:
         if run.strategy == AUTO:
             from .portfolio import solve_auto  # the portfolio runs this class's searches
             return solve_auto(board, goal, run, backward)
-        if backward:
+        if backward and board.pegs_mask != board.shape.full_mask:   # a full board has no dual (and no jump)
             dual_board, dual_goal = dual(board, goal)
             return from_dual(board, goal, run.search(dual_board, dual_goal))
         return run.search(board, goal)

@@ -36,10 +36,20 @@ class Board:
     ``pegs_mask`` is the bitboard (bit i = hole i); :meth:`pegs` lists the holes.
     :meth:`push` and :meth:`pop` apply and undo jumps, keeping a history.
 
-    :raises BoardTextError: pegs outside the shape.
+    :raises BoardTextError: pegs outside the shape, a mask that is not a Python or numpy
+        integer, or a shape that is not a Shape.
     """
 
     def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None) -> None:
+        if not isinstance(shape, Shape):
+            raise BoardTextError(f"a board needs a Shape (e.g. find_variant('english').shape), not {shape!r}")
+        try:
+            if isinstance(pegs_mask, bool):
+                raise TypeError
+            pegs_mask = operator.index(pegs_mask)   # numpy integers too
+        except TypeError:
+            raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), "
+                                 f"not {pegs_mask!r}") from None
         if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
@@ -96,13 +106,6 @@ class Board:
 
         :raises BoardTextError: ``pegs_mask`` is not an int bitboard of this shape's holes.
         """
-        try:
-            if isinstance(pegs_mask, bool):
-                raise TypeError
-            pegs_mask = operator.index(pegs_mask)   # numpy integers too
-        except TypeError:
-            raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), "
-                                 f"not {pegs_mask!r}") from None
         return Board(self.shape, pegs_mask, self.default_goal)
 
     def with_vacant(self, *holes: Hole | str | Sequence[Hole | str]) -> Board:
@@ -184,9 +187,9 @@ class Board:
         return index
 
     def _jump(self, jump: Jump | str) -> Jump:
-        # a Jump, or one jump written as text ("d2-d4")
+        # a Jump (its holes as Python ints: numpy integers too), or one jump written as text ("d2-d4")
         if isinstance(jump, Jump):
-            return jump
+            return Jump(*(self.hole_index(h) for h in jump))
         if not isinstance(jump, str):
             raise InvalidJumpError(f"expected a Jump or a jump like 'd2-d4', not {jump!r}")
         jumps = parse_move(self.shape, jump)
@@ -250,6 +253,7 @@ class Board:
             return
         if not isinstance(jump, Jump):
             raise InvalidJumpError(f"expected a Jump or a move like 'd2-d4', not {jump!r}")
+        jump = self._jump(jump)
         reason = self.why_illegal(jump)
         if reason:
             raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump)}: {reason}")

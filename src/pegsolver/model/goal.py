@@ -58,6 +58,23 @@ class Goal:
     finish: frozenset[Hole | str] | None = None
     fewest_pegs: bool = False
 
+    def __post_init__(self) -> None:
+        # Built directly: numpy integers as Python ints, one hole name as a set of one
+        # (a str is iterable: 'd4' was read as the holes 'd' and '4'). Other values are
+        # checked by resolve(), where solve() reports them.
+        if not isinstance(self.pegs, (int, float)) and hasattr(self.pegs, "__index__"):
+            object.__setattr__(self, "pegs", operator.index(cast(SupportsIndex, self.pegs)))
+        finish = self.finish
+        if isinstance(finish, str):
+            object.__setattr__(self, "finish", frozenset([finish]))
+        elif finish is not None and not isinstance(finish, frozenset):
+            try:
+                object.__setattr__(self, "finish", frozenset(_hole(h) for h in finish))
+            except TypeError:
+                raise GoalError(f"a goal's finish is a set of holes, not {finish!r}") from None
+        elif finish is not None and any(not isinstance(h, (int, str)) for h in finish):
+            object.__setattr__(self, "finish", frozenset(h if isinstance(h, (int, str)) else _hole(h) for h in finish))
+
     @classmethod
     def fewest(cls) -> Goal:
         """As few pegs as possible, anywhere: :func:`pegsolver.solve` returns a finish it

@@ -149,10 +149,10 @@ def format_board(shape: Shape, pegs: int, style: str = "common") -> str:
     """Board as text in the written format (see the module docstring).
 
     :param style: ``"common"`` (``o``/``.``) or ``"seed"`` (``x``/``-``/``.``).
-    :raises ValueError: unknown style.
+    :raises BoardTextError: unknown style.
     """
     if style not in ("common", "seed"):
-        raise ValueError(f"unknown board text style {style!r}; expected common or seed")
+        raise BoardTextError(f"unknown board text style {style!r}; expected common or seed")
     peg, empty = ("x", "-") if style == "seed" else ("o", ".")
     if shape.grid == TRIANGLE:
         # Skew (r, c) is drawn at character column 2c - r, shifted to start at 0.
