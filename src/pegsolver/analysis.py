@@ -52,7 +52,7 @@ from .model.board import Board
 from .model.geometry import Shape
 from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
-from .proofs.classes import classes_differ
+from .proofs.classes import fixed_by_count
 from .solver import resolve_board
 
 MAX_WORKERS = 256   # Dask worker processes a run starts here at most
@@ -148,7 +148,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     _check_budget(memory_bytes, threads, shape, cluster is None)
     t0 = time.monotonic()
     # a finish no position reaches (another position class) fixes no symmetry: counts only forward
-    fixed = [start] if finish is None or classes_differ(shape, start, 1 << finish) else [start, 1 << finish]
+    fixed = fixed_by_count(shape, start, finish)
     group = symmetry_group(shape, fixed, reduced)
     stage_cap = min(memory_bytes // 4, STAGE_CAP)  # staged children: a quarter of the budget at most
     # every run starts: the bound is loose; the run stops cleanly before a level that cannot fit
@@ -222,7 +222,7 @@ def _problem(board: Board | str, finish: int | str | None, positions_only: bool)
     # the start and the finish hole, checked for an enumeration
     board = resolve_board(board)
     shape = board.shape
-    hole = _finish_hole(shape, finish)
+    hole = finish_hole(shape, finish)
     if positions_only and hole is not None:
         raise PegsolverError("a positions-only run counts no solutions: give a finish or positions_only=True, "
                              "not both")
@@ -244,8 +244,13 @@ def _count(result: Analysis, run: LevelRun, keep_positions: bool, progress: Call
     result.workers = getattr(run, "nworkers", 0)
 
 
-def _finish_hole(shape: Shape, finish: int | str | None) -> int | None:
-    # a hole by name or index (numpy integers too); GoalError for anything else
+def finish_hole(shape: Shape, finish: int | str | None) -> int | None:
+    """A one-peg finish of ``shape`` as a hole index: by name, or by index (a Python or
+    numpy integer); None stays None.
+
+    :raises GoalError: anything else, or an index off the board.
+    :raises UnknownHoleError: a name that is no hole of the board.
+    """
     if isinstance(finish, str):
         finish = parse_hole(shape, finish)
     elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):

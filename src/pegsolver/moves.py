@@ -11,18 +11,15 @@ of side 4 to 7, 5, 9, 9, 12 (OEIS A127500; G. I. Bell, J. Integer Sequences 11, 
 """
 from __future__ import annotations
 
-import operator
-
-from .analysis import enum_limit
+from .analysis import enum_limit, finish_hole
 from .engine.core_moves import beam_fewest_moves
 from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group, moves_bound
 from .engine.limits import Limit, check_callables, check_flags
 from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
-from .errors import BoardTooLargeError, GoalError
+from .errors import BoardTooLargeError
 from .model.board import Board
 from .model.goal import Goal, require_pegs
-from .model.notation import parse_hole
 from .solver import resolve_board
 
 __all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
@@ -60,11 +57,7 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     check_flags(reduced=reduced)
     check_callables(progress=progress)
     shape = board.shape
-    hole = parse_hole(shape, finish) if isinstance(finish, str) else finish
-    if hole is not None and not isinstance(hole, (bool, int)) and hasattr(hole, "__index__"):
-        hole = operator.index(hole)   # numpy integers too
-    if hole is not None and not (isinstance(hole, int) and 0 <= hole < shape.size):
-        raise GoalError(f"finish must be a hole of {shape.name!r} (0 to {shape.size - 1}), not {finish!r}")
+    hole = finish_hole(shape, finish)   # a name, or an index (numpy integers too)
     limit = enum_limit(limit, None, None, None)
     goal = Goal.anywhere() if hole is None else Goal.at(hole)
     proof = None if hole is None else impossibility(board, goal)   # class or pagoda: no backward side

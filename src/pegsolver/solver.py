@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from .engine.compile import AUTO, DEFAULT_STRATEGY, ORDERS, SOLVE_STRATEGIES
 from .engine.core import search_codes
-from .engine.limits import DEFAULT_SEARCH_BYTES, MAX_SEARCH_BYTES, Limit, as_whole, check_flags, check_memory
+from .engine.limits import (
+    DEFAULT_SEARCH_BYTES,
+    MAX_SEARCH_BYTES,
+    Limit,
+    as_whole,
+    check_callables,
+    check_flags,
+    check_memory,
+)
 from .engine.outcome import Reason, Stats
 from .engine.search import Run
 from .engine.solution import Solution, empty_stats, unsolved
@@ -32,6 +40,18 @@ def resolve_board(board: Board | str) -> Board:
     if not isinstance(board, Board):
         raise PegsolverError(f"expected a Board or a variant name, not {type(board).__name__}")
     return board
+
+
+def read_goal(goal: object) -> Goal | None:
+    """A goal argument as a Goal: a hole name is one peg there; None stays None.
+
+    :raises PegsolverError: anything else.
+    """
+    if isinstance(goal, str):
+        return Goal.at(goal)
+    if goal is not None and not isinstance(goal, Goal):
+        raise PegsolverError(f"goal must be a pegsolver.Goal, a hole name or None, not {type(goal).__name__}")
+    return goal
 
 
 def default_goal(board: Board, strategy: str) -> Goal:
@@ -72,8 +92,7 @@ def check_options(strategy: str, order: str | None, backend: str, progress: obje
     :raises PegsolverError: an unknown strategy, order or backend, an order with the seed
         scan (which has none), a progress that is not callable, or proofs or backward not a bool.
     """
-    if progress is not None and not callable(progress):
-        raise PegsolverError(f"progress must be a function of one Progress, or None, not {type(progress).__name__}")
+    check_callables(progress=progress)
     check_flags(proofs=proofs, backward=backward)
     if strategy not in SOLVE_STRATEGIES:
         raise PegsolverError(f"unknown strategy {strategy!r}; expected one of {', '.join(SOLVE_STRATEGIES)}")
@@ -179,10 +198,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     width = None if beam_width is None else check_beam_width(beam_width, strategy=strategy)
     limit = search_limit(limit)
     check_minimize(minimize, strategy, backend, order, backward, beam_width)
-    if isinstance(goal, str):  # a hole name: one peg there
-        goal = Goal.at(goal)
-    if goal is not None and not isinstance(goal, Goal):
-        raise PegsolverError(f"goal must be a pegsolver.Goal, a hole name or None, not {type(goal).__name__}")
+    goal = read_goal(goal)
     shape = board.shape
     goal = (goal or default_goal(board, strategy)).resolve(shape)
     goal.check(shape, board.pegs_mask)

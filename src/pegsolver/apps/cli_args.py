@@ -325,10 +325,20 @@ def _note_board_numbers(names: list[str] | None) -> None:
               f"({meant.name}) name it before --vacant, or write --vacant=HOLE", file=sys.stderr)
 
 
+ANYWHERE_WORDS = ("any", "anywhere")   # --finish words for one peg anywhere
+
+
+def means_anywhere(words: str | list[str] | None) -> bool:
+    """Whether a --finish value (a word or the list of them) says one peg anywhere."""
+    if isinstance(words, list):
+        return len(words) == 1 and means_anywhere(words[0])
+    return words is not None and words.lower() in ANYWHERE_WORDS
+
+
 def choose_goal(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Goal:
     pegs = getattr(args, "pegs", None)
     if pegs is not None:
-        if args.finish and [w.lower() for w in args.finish] not in (["any"], ["anywhere"]):
+        if args.finish and not means_anywhere(args.finish):
             raise PegsolverError(f"--pegs {pegs} leaves pegs anywhere: use it alone or with --finish any, "
                                  f"not with --finish {' '.join(args.finish)}")
         if pegs < 1:
@@ -339,7 +349,7 @@ def choose_goal(args: argparse.Namespace, board: Board, file_goal: Goal | None) 
             raise PegsolverError("the board file's finish = \"fewest\" is a question for solve; "
                                  "here give --finish HOLE or --finish any")
         return file_goal or default_goal(board, args.strategy)
-    words = [w for w in args.finish if w.lower() in ("any", "anywhere", "fewest")]  # each stands alone
+    words = [w for w in args.finish if means_anywhere(w) or w.lower() == "fewest"]  # each stands alone
     if words:
         fewest = words[0].lower() == "fewest"
         if len(args.finish) == 1 and fewest:

@@ -32,6 +32,7 @@ from .cli_args import (
     add_board_args,
     add_vacant_arg,
     load_start,
+    means_anywhere,
     number,
     whole,
 )
@@ -151,7 +152,7 @@ def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
         analysis.check_workers(args.workers, "--workers")
     if (args.workers is not None or args.cluster) and args.threads is not None:
         raise PegsolverError("--threads applies to runs in this process; a cluster runs one task a worker")
-    if args.finish and args.finish.lower() not in ("any", "anywhere") and args.positions_only:
+    if args.finish and not means_anywhere(args.finish) and args.positions_only:
         raise PegsolverError("--positions-only counts no solutions, which --finish asks for: drop one of them")
     if args.table and args.positions_only:
         raise PegsolverError("--table counts solutions, which --positions-only does not keep: drop one of them")
@@ -172,7 +173,7 @@ def one_hole(board: Board, goal: Goal) -> Hole | None:
 def count_finish(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> Hole | None:
     """The finish a count aims at: ``--finish``, else a board file's one-peg finish on one
     hole (a note on stderr when the file's goal is another kind, which counts cannot use)."""
-    if args.finish and args.finish.lower() in ("any", "anywhere"):
+    if means_anywhere(args.finish):
         return None   # one peg anywhere: no finish to aim at, as solve reads the word
     if args.finish:
         return parse_hole(board.shape, args.finish, args.notation)

@@ -23,7 +23,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
-from ..solver import Limit, resolve_board, solve
+from ..solver import Limit, read_goal, resolve_board, solve
 
 DEFAULT_HINT_SECONDS = 10.0
 # The hint's search after the proofs and the search by moves: solve()'s default portfolio
@@ -101,11 +101,10 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     board = resolve_board(board)   # a variant's name too, as solve() takes it
     position = board.with_pegs(board.pegs_mask)
     moving = None if moving is None else board.hole_index(moving)
-    if isinstance(goal, str):  # a hole name: one peg there, as solve() takes it
-        goal = Goal.at(goal)
-    if not isinstance(goal, Goal):
-        raise PegsolverError(f"goal must be a pegsolver.Goal or a hole name, not {type(goal).__name__}")
-    goal = goal.resolve(board.shape)
+    given = read_goal(goal)   # a hole name too, as solve() takes it
+    if given is None:
+        raise PegsolverError("a hint needs a goal: a pegsolver.Goal or a hole name")
+    goal = given.resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel
 

@@ -13,7 +13,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import hole_name as name_of_hole
-from ..proofs.classes import classes_differ
+from ..proofs.classes import fixed_by_count
 from .core import sorted_keys
 from .limits import as_whole, size_text
 from .outcome import Reason
@@ -189,10 +189,9 @@ class Analysis:
         def num(x: int | None) -> str:
             return "?" if x is None else f"{x:,}"
         vacant = " ".join(name(h) for h in self.start.vacancies())
-        # a finish out of the start's class fixes no symmetry (analyse keeps the start's)
-        fixed = self.finish is not None and not classes_differ(shape, self.start.pegs_mask, 1 << self.finish)
+        both = len(fixed_by_count(shape, self.start.pegs_mask, self.finish)) > 1   # as analyse chose
         kind = (f"one per symmetry class ({self.symmetries} symmetries fix the start"
-                f"{' and finish' if fixed else ''})" if self.symmetries > 1
+                f"{' and finish' if both else ''})" if self.symmetries > 1
                 else "every position (no symmetry used)")
         with_winning = self.finish is not None
         headers = ["jumps", "pegs", "positions", "dead ends", "sequences"] + (["winning"] if with_winning else [])

@@ -66,14 +66,12 @@ class Goal:
             object.__setattr__(self, "pegs", operator.index(cast(SupportsIndex, self.pegs)))
         finish = self.finish
         if isinstance(finish, str):
-            object.__setattr__(self, "finish", frozenset([finish]))
-        elif finish is not None and not isinstance(finish, frozenset):
+            finish = [finish]
+        if finish is not None:
             try:
                 object.__setattr__(self, "finish", frozenset(_hole(h) for h in finish))
             except TypeError:
                 raise GoalError(f"a goal's finish is a set of holes, not {finish!r}") from None
-        elif finish is not None and any(not isinstance(h, (int, str)) for h in finish):
-            object.__setattr__(self, "finish", frozenset(h if isinstance(h, (int, str)) else _hole(h) for h in finish))
 
     @classmethod
     def fewest(cls) -> Goal:

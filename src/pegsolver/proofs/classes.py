@@ -60,6 +60,15 @@ def classes_differ(shape: Shape, a: int, b: int) -> bool:
     return has_classes(shape) and position_class(shape, a) != position_class(shape, b)
 
 
+def fixed_by_count(shape: Shape, start: int, finish: Hole | None) -> list[int]:
+    """The positions (bitboards) whose symmetries a whole-board count keys by: the start,
+    and the one-peg ``finish`` unless position classes put it out of the start's reach
+    (no position reaches it, so it fixes no symmetry)."""
+    if finish is None or classes_differ(shape, start, 1 << finish):
+        return [start]
+    return [start, 1 << finish]
+
+
 def class_finishes(shape: Shape, pegs_mask: int) -> list[Hole]:
     """Holes where a single final peg is allowed by class (all holes without classes)."""
     if not has_classes(shape):
