@@ -335,6 +335,9 @@ def test_second_api_trial_findings():
     full = Board.from_text("o o o o")
     for strategy in ("dfs", "table", "guided"):
         assert solve(full, Goal.at("a1"), strategy=strategy, backward=True).reason == "exhausted"
+    for name in (5, None, "a\nb"):
+        with pytest.raises(pegsolver.BoardTextError, match="a board's name is one line of text"):
+            Board.from_text("o o .", name=name)
     with pytest.raises(PegsolverError, match="unknown board text style"):
         english.to_text("bogus")
     with pytest.raises(PegsolverError, match="progress must be a function or None, not int"):

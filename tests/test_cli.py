@@ -364,6 +364,8 @@ def test_second_cli_trial_findings(capsys):
     code, out, err = run(capsys, "solve", "--vacant", "a3", "37", "--nodes", "1000")
     assert "board: english" in out and "vacant: a3 c7" in out
     assert "note: 37 is read as a hole of the default board, english; for board 37 (french)" in err
+    code, out, err = run(capsys, "solve", "--finish", "d4", "37", "--nodes", "1000")
+    assert "goal: 2 pegs at" in out and "note: 37 is read as a hole of the default board" in err
     code, _, err = run(capsys, "solve", "--vacant", "33", "--notation", "numeric")
     assert "note" not in err
     code, _, err = run(capsys, "solve", "rect1x12", "--notation", "numeric")

@@ -305,14 +305,17 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
                                  f"gives another: leave out --vacant, or {how}")
     else:
         if args.variant is None:
-            _note_board_numbers(getattr(args, "vacant", None))
+            finish = getattr(args, "finish", None)
+            _note_board_numbers((getattr(args, "vacant", None) or [])
+                                + ([finish] if isinstance(finish, str) else finish or []))
         board = find_variant(args.variant or "english").board()
     return board, file_goal
 
 
-def _note_board_numbers(names: list[str] | None) -> None:
-    # `--vacant a3 37` takes 37 as a hole of the default board; the user may have meant board 37
-    for name in names or []:
+def _note_board_numbers(names: list[str]) -> None:
+    # `--vacant a3 37` or `--finish d4 37` takes 37 as a hole of the default board; the user
+    # may have meant board 37
+    for name in names:
         if not name.isdigit():
             continue
         try:
@@ -322,7 +325,7 @@ def _note_board_numbers(names: list[str] | None) -> None:
         if meant.name == "english":   # board 33 is the default board itself
             continue
         print(f"pegsolver: note: {name} is read as a hole of the default board, english; for board {name} "
-              f"({meant.name}) name it before --vacant, or write --vacant=HOLE", file=sys.stderr)
+              f"({meant.name}) name it before the hole lists, or write --vacant=HOLE, --finish=HOLE", file=sys.stderr)
 
 
 ANYWHERE_WORDS = ("any", "anywhere")   # --finish words for one peg anywhere

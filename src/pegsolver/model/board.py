@@ -75,8 +75,11 @@ class Board:
 
         :param grid: ``"square"`` or ``"triangle"``; None: from ``rules``, else square.
         :param rules: ``"orthogonal"``, ``"diagonal"`` or ``"triangular"``; None: the grid's usual.
-        :raises BoardTextError: malformed text (the message names the line).
+        :raises BoardTextError: malformed text (the message names the line), or a name that
+            is not one line of text.
         """
+        if not isinstance(name, str) or "\n" in name:
+            raise BoardTextError(f"a board's name is one line of text, not {name!r}")
         shape, pegs = parse_board_text(text, grid=grid, name=name, rules=rules)
         return cls(shape, pegs)
 
