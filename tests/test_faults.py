@@ -537,6 +537,33 @@ def test_a_signal_whose_exception_was_caught_still_stops_the_enumeration_at_its_
     assert analyse("triangle6").stopped is None   # the next run, out of the guard, is not stopped
 
 
+@pytest.mark.parametrize("where", ["memory", "spill", "workers"])
+def test_a_signal_caught_mid_run_stops_every_kind_of_enumeration(sigint_default, tmp_path, where):
+    # a Dask future's __del__ swallowed the KeyboardInterrupt of a Ctrl-C once (CI, under
+    # load): the run went on to the end. Every level loop must notice the signal anyway.
+    import signal
+    import time
+
+    from pegsolver.analysis import analyse
+    from pegsolver.engine.outcome import Reason
+    from pegsolver.engine.stopping import interrupt_guard
+    if where == "workers":
+        pytest.importorskip("distributed")
+
+    def swallow_at_2(k, n):
+        if k == 2:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1.0)   # the handler runs here
+            except KeyboardInterrupt:
+                pass              # swallowed
+    extra = {"memory": {}, "spill": {"spill": tmp_path, "memory_bytes": 8 << 20},
+             "workers": {"workers": 2, "memory_bytes": 64 << 20}}[where]
+    with interrupt_guard():
+        a = analyse("english", progress=swallow_at_2, **extra)
+    assert a.stopped is Reason.INTERRUPTED and 3 <= len(a.levels) <= 4, (a.stopped, a.message, len(a.levels))
+
+
 def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monkeypatch, capsys):
     # pegsolver's entry point keeps a signal that came while its modules loaded: one whose
     # exception something caught on the way still ends the program, with exit 130

@@ -111,7 +111,9 @@ class LevelRun:
         """Release what the run holds outside this process (nothing here)."""
 
     def stop_now(self) -> LevelStop | None:
-        """The stop that applies now, checked between chunks of work: a cancel, or the deadline passed."""
+        """The stop that applies now, checked between chunks of work: a cancel, or the deadline passed.
+        A signal whose exception was caught on the way (in a Dask future's ``__del__``, say) is raised."""
+        raise_if_stopped()
         if self.cancel is not None and self.cancel.is_set():
             return LevelStop(Reason.CANCELLED, "stopped by a cancel")
         if self.deadline is not None and time.monotonic() >= self.deadline:
