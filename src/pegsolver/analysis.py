@@ -15,7 +15,6 @@ durangobill.com/Peg33.html); triangle 5: 29,760 solutions from a corner vacancy.
 """
 from __future__ import annotations
 
-import operator
 import os
 import time
 from collections.abc import Callable
@@ -37,7 +36,6 @@ from .engine.limits import (
     MIB,
     PIB,
     Limit,
-    as_whole,
     check_callables,
     check_flags,
     check_memory,
@@ -52,6 +50,7 @@ from .model.board import Board
 from .model.geometry import Shape
 from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
+from .model.numbers import as_whole
 from .proofs.classes import fixed_by_count
 from .solver import resolve_board
 
@@ -253,11 +252,11 @@ def finish_hole(shape: Shape, finish: int | str | None) -> int | None:
     """
     if isinstance(finish, str):
         finish = parse_hole(shape, finish)
-    elif finish is not None and not isinstance(finish, bool) and hasattr(finish, "__index__"):
-        finish = operator.index(finish)
-    if finish is not None and not (isinstance(finish, int) and not isinstance(finish, bool)
-                                   and 0 <= finish < shape.size):
-        raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
+    elif finish is not None:
+        index = as_whole(finish)   # numpy integers too; None for anything else
+        if index is None or not 0 <= index < shape.size:
+            raise GoalError(f"finish must be a hole index from 0 to {shape.size - 1}, not {finish!r}")
+        finish = index
     return finish
 
 

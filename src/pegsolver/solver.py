@@ -12,7 +12,6 @@ from .engine.limits import (
     DEFAULT_SEARCH_BYTES,
     MAX_SEARCH_BYTES,
     Limit,
-    as_whole,
     check_callables,
     check_flags,
     check_memory,
@@ -23,6 +22,7 @@ from .engine.solution import Solution, empty_stats, unsolved
 from .errors import GoalError, PegsolverError
 from .model.board import Board
 from .model.goal import Goal
+from .model.numbers import as_whole
 from .model.variants import find_variant
 
 if TYPE_CHECKING:

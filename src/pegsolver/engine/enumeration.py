@@ -13,9 +13,10 @@ from ..model.board import Board
 from ..model.geometry import Hole, Shape
 from ..model.goal import plural
 from ..model.notation import hole_name as name_of_hole
+from ..model.numbers import as_whole
 from ..proofs.classes import fixed_by_count
 from .core import sorted_keys
-from .limits import as_whole, size_text
+from .limits import size_text
 from .outcome import Reason
 
 if TYPE_CHECKING:

@@ -3,32 +3,21 @@ and used by the API and the command line alike (each names the argument it check
 from __future__ import annotations
 
 import math
-import operator
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import SupportsFloat, SupportsIndex, TypedDict, Unpack, cast
+from typing import SupportsFloat, TypedDict, Unpack, cast
 
 import numpy as np
 
 from ..errors import PegsolverError
+from ..model.numbers import as_whole
 
 MAX_COUNT = 1 << 63              # the core counts nodes in 64-bit words
 KIB, MIB, GIB, TIB, PIB = (1 << 10), (1 << 20), (1 << 30), (1 << 40), (1 << 50)
 DEFAULT_SEARCH_BYTES = 256 << 20  # a search's table of dead positions, when no budget is given
 MAX_SEARCH_BYTES = 1 << 40        # 1 TiB: more than any machine here; the kernel would refuse sooner
 UNITS = ((PIB, "PiB"), (TIB, "TiB"), (GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB"))
-
-
-def as_whole(x: object) -> int | None:
-    """``x`` as an int (numpy integers too, via ``operator.index``); None for anything
-    else, bools included."""
-    if isinstance(x, bool):
-        return None
-    try:
-        return operator.index(cast(SupportsIndex, x))  # a TypeError for anything else
-    except TypeError:
-        return None
 
 
 def as_seconds(x: object) -> float | None:

@@ -1,9 +1,8 @@
 """A board: a shape and the pegs on it, with legal jumps, apply/undo and text I/O."""
 from __future__ import annotations
 
-import operator
 import warnings
-from typing import TYPE_CHECKING, SupportsIndex, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +17,7 @@ from ..errors import (
 from .geometry import Hole, Jump, Shape, grid_for
 from .goal import Goal
 from .notation import hole_name, jump_name, parse_hole, parse_move
+from .numbers import as_whole
 from .textboard import format_board, parse_board_text
 
 if TYPE_CHECKING:
@@ -43,13 +43,9 @@ class Board:
     def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None) -> None:
         if not isinstance(shape, Shape):
             raise BoardTextError(f"a board needs a Shape (e.g. find_variant('english').shape), not {shape!r}")
-        try:
-            if isinstance(pegs_mask, bool):
-                raise TypeError
-            pegs_mask = operator.index(pegs_mask)   # numpy integers too
-        except TypeError:
-            raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), "
-                                 f"not {pegs_mask!r}") from None
+        if (mask := as_whole(pegs_mask)) is None:   # numpy integers too
+            raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), not {pegs_mask!r}")
+        pegs_mask = mask
         if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
@@ -131,10 +127,7 @@ class Board:
         return self.with_pegs(self.shape.full_mask & ~sum(1 << h for h in index))
 
     def _index(self, hole: object) -> Hole:
-        try:
-            h = operator.index(cast(SupportsIndex, hole)) if not isinstance(hole, bool) else None
-        except TypeError:
-            h = None
+        h = as_whole(hole)
         if h is None or not 0 <= h < self.shape.size:
             raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
                                    f"{hole_name(self.shape, 0)!r} or indices 0..{self.shape.size - 1})")
@@ -179,12 +172,7 @@ class Board:
 
         :raises UnknownHoleError: not an index 0..size-1 (bools and floats included).
         """
-        index = None
-        if not isinstance(hole, bool):
-            try:
-                index = operator.index(cast(SupportsIndex, hole))
-            except TypeError:
-                pass
+        index = as_whole(hole)
         if index is None or not 0 <= index < self.shape.size:
             raise UnknownHoleError(f"no hole index {hole!r} on board {self.shape.name!r} (0..{self.shape.size - 1})")
         return index

@@ -1,24 +1,21 @@
 """Goals: what the final position of a solution must look like."""
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, SupportsIndex, cast
+from typing import Any
 
 from ..errors import GoalError
 from .geometry import Hole, Shape
 from .notation import hole_name, parse_hole
+from .numbers import as_whole
 
 
 def _whole(x: object, what: str) -> int:
-    """``x`` as an int (numpy integers too, via ``operator.index``), bools refused."""
-    if isinstance(x, bool):
+    """``x`` as an int (numpy integers too), bools refused."""
+    if (n := as_whole(x)) is None:
         raise GoalError(f"{what} must be a whole number, not {x!r}")
-    try:
-        return operator.index(cast(SupportsIndex, x))  # a TypeError for anything else
-    except TypeError:
-        raise GoalError(f"{what} must be a whole number, not {x!r}") from None
+    return n
 
 
 def _hole(hole: object) -> Hole | str:
@@ -62,8 +59,8 @@ class Goal:
         # Built directly: numpy integers as Python ints, one hole name as a set of one
         # (a str is iterable: 'd4' was read as the holes 'd' and '4'). Other values are
         # checked by resolve(), where solve() reports them.
-        if not isinstance(self.pegs, (int, float)) and hasattr(self.pegs, "__index__"):
-            object.__setattr__(self, "pegs", operator.index(cast(SupportsIndex, self.pegs)))
+        if not isinstance(self.pegs, int) and (count := as_whole(self.pegs)) is not None:
+            object.__setattr__(self, "pegs", count)
         finish = self.finish
         if isinstance(finish, str):
             finish = [finish]
