@@ -84,3 +84,26 @@ def test_level_bound_counts_the_start_class_by_pegs(name, hole):
             want[pegs.bit_count()] += 1
     assert [level_bound(shape, start, k) for k in range(shape.size + 1)] == want
     assert level_bound(shape, start, -1) == level_bound(shape, start, shape.size + 1) == 0
+
+
+def test_a_proof_is_kept_as_data_and_stated_in_any_notation_without_solving_again(monkeypatch):
+    # explanation_in ran the pagoda LP again to restate a proof in another notation
+    from pegsolver.proofs import pagoda
+    sol = solve("rect3x3", Goal.anywhere())
+    assert sol.reason == "pagoda" and sol.proof is not None and not sol.proof.by_classes
+    assert pagoda.is_pagoda(sol.start.shape, sol.proof.weights)
+    assert pagoda.value(sol.proof.weights, sol.start.pegs_mask) < pagoda.value(sol.proof.weights, sol.proof.finishes[0])
+    monkeypatch.setattr(pagoda, "certificate", lambda *a: pytest.fail("the LP ran again"))
+    assert sol.explanation_in("algebraic") == sol.explanation and "one peg at a1," in sol.explanation
+    numeric = sol.explanation_in("numeric")
+    assert "one peg at 11, the one hole of its position class" in numeric and "a1" not in numeric
+    by_class = solve("english", Goal.at("c3"))
+    assert by_class.reason == "position class" and by_class.proof.by_classes
+    assert "one peg at c3" in by_class.explanation and "one peg at 33" in by_class.explanation_in("numeric")
+
+
+def test_a_hint_states_its_proof_in_the_games_notation():
+    from pegsolver.apps.hint import find_hint
+    hint = find_hint("english", Goal.at("c3"), seconds=5)
+    assert hint.proof is not None and "one peg at 33" in hint.explanation_in("numeric")
+    assert hint.explanation_in("algebraic") == hint.explanation and "c3" in hint.explanation

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
@@ -23,6 +23,7 @@ from ..model.board import Board
 from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
+from ..proofs.obstacles import Proof
 from ..solver import Limit, read_goal, resolve_board, solve
 
 DEFAULT_HINT_SECONDS = 10.0
@@ -56,7 +57,8 @@ class Hint:
     ``moves_left``: the fewest moves from here to the goal, proved (``path`` takes them;
     with ``moving``, jumps of that peg first are part of the move being made),
     and ``moves_at_least`` the most a search by moves proved when it could not finish
-    (None when unknown).
+    (None when unknown); ``proof`` the position-class or pagoda proof as data (see
+    :meth:`explanation_in`).
     """
 
     pegs_mask: int
@@ -69,6 +71,11 @@ class Hint:
     seconds: float = 0.0
     moves_left: int | None = None
     moves_at_least: int | None = None
+    proof: Proof | None = field(default=None, repr=False)
+
+    def explanation_in(self, style: str = "algebraic") -> str:
+        """``explanation`` with a proof's hole names in ``style`` (``"algebraic"`` or ``"numeric"``)."""
+        return self.explanation if self.proof is None else self.proof.text(style)
 
     @property
     def proved(self) -> bool:
@@ -109,10 +116,10 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel
 
     def answer(reason: Reason | HintStop, jumps: Iterable[Jump] = (), explanation: str = "",
-               strategy: str = "") -> Hint:
+               strategy: str = "", proof: Proof | None = None) -> Hint:
         path = list(jumps)
         return Hint(board.pegs_mask, goal, path[0] if path else None, path, reason, explanation,
-                    strategy, time.perf_counter() - t0)
+                    strategy, time.perf_counter() - t0, proof=proof)
 
     if not goal.fewest_pegs and goal.reached(board.pegs_mask):
         return answer(Reason.SOLVED, strategy="none")
@@ -120,7 +127,7 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
         return answer(NO_JUMP, explanation="no jump is left")
     proof = None if goal.fewest_pegs else impossibility(position, goal)   # as few as can be: never impossible
     if proof:
-        return answer(proof[0], explanation=proof[1], strategy="proof")
+        return answer(proof[0], explanation=proof[1].text(), strategy="proof", proof=proof[1])
     fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving, cancel)
     if fewest is not None and fewest.reason is Reason.SOLVED:
         hint = answer(Reason.SOLVED, fewest.jumps, strategy="fewest-moves")

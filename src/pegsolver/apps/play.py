@@ -343,7 +343,7 @@ class PlayApp(App[None]):
         elif hint.reason is Reason.SOLVED:
             self.say(f"The finish is reached: {game.finish_text()}.")
         elif hint.proved:
-            self.say(f"No {words} from here: {hint.explanation}.")
+            self.say(f"No {words} from here: {hint.explanation_in(game.style)}.")
         elif hint.reason == CANCELLED:
             self.refresh_board()
         else:

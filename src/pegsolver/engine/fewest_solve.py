@@ -88,7 +88,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     stats = _stats_before_search(board, goal, "core")
     proof = impossibility(board, goal) if proofs else None
     if proof is not None:
-        return unsolved(board, goal, proof[0], stats, proof[1])
+        return unsolved(board, goal, proof[0], stats, proof=proof[1])
 
     def tell(what: str, nodes: int, seconds: float) -> None:
         if progress is not None:

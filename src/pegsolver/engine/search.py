@@ -11,7 +11,7 @@ from ..model.board import Board
 from ..model.geometry import Shape
 from ..model.goal import Goal
 from ..proofs import pagoda
-from ..proofs.obstacles import class_obstacle, pagoda_obstacle
+from ..proofs.obstacles import Proof, class_proof, pagoda_proof
 from . import reference
 from .compile import AUTO, DEFAULT_BEAM_WIDTH, STRATEGY_SPECS, Order, Problem, compile_problem, goal_symmetries
 from .core import core_for, search_codes
@@ -25,18 +25,17 @@ if TYPE_CHECKING:
     from .portfolio import Progress
 
 
-def impossibility(board: Board, goal: Goal, style: str = "algebraic") -> tuple[Reason, str] | None:
-    """(reason, explanation) when a position class or pagoda argument rules the problem out
-    (hole names in ``style``)."""
-    text = class_obstacle(board, goal, style)
-    if text:
-        return Reason.POSITION_CLASS, text
+def impossibility(board: Board, goal: Goal) -> tuple[Reason, Proof] | None:
+    """(reason, proof) when a position class or pagoda argument rules the problem out."""
+    proof = class_proof(board, goal)
+    if proof:
+        return Reason.POSITION_CLASS, proof
     try:
-        text = pagoda_obstacle(board, goal, style)
+        proof = pagoda_proof(board, goal)
     except ImportError as e:   # HiGHS loads on first use: solve() then answers the stop with what it has
         stop_in_import(e)
         raise
-    return (Reason.PAGODA, text) if text else None
+    return (Reason.PAGODA, proof) if proof else None
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class Run:
         proof = impossibility(board, goal) if self.proofs else None
         if proof:  # a proof is stated for the problem as asked, not its dual
             stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)
-            return unsolved(board, goal, proof[0], stats, proof[1])
+            return unsolved(board, goal, proof[0], stats, proof=proof[1])
         left = self.limit.after(0, time.perf_counter() - t0)
         if left is None:
             stats = empty_stats(self.strategy, self.backend, self.symmetries(board, goal), backward)

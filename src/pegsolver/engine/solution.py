@@ -13,7 +13,7 @@ from ..model.geometry import Jump
 from ..model.goal import Goal, plural
 from ..model.notation import group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
-from ..proofs.obstacles import class_obstacle, pagoda_obstacle
+from ..proofs.obstacles import Proof
 from .compile import STRATEGY_HELP
 from .outcome import Reason, Stats
 
@@ -51,6 +51,9 @@ class Solution:
     answer is solved with the best solution found, ``optimal`` is False, ``reason`` says
     what stopped the proof and ``lower_bound`` how far it went; with no solution found it
     is unsolved.
+
+    ``proof``: for ``"position class"`` and ``"pagoda"``, the proof as data (a
+    :class:`~pegsolver.proofs.obstacles.Proof`, stated in any notation by its ``text``).
     """
 
     start: Board
@@ -63,6 +66,7 @@ class Solution:
     closest: list[Jump] = field(default_factory=list)
     optimal: bool | None = None
     lower_bound: int | None = None
+    proof: Proof | None = field(default=None, repr=False)
     final: Board = field(init=False)
 
     def __post_init__(self) -> None:
@@ -168,12 +172,7 @@ class Solution:
     def explanation_in(self, style: str = "algebraic") -> str:
         """``explanation`` with its hole names in ``style`` (as ``to_text`` takes it): a
         position class or pagoda proof is stated again in that notation."""
-        if style == "algebraic" or self.reason not in (Reason.POSITION_CLASS, Reason.PAGODA):
-            return self.explanation
-        state = class_obstacle if self.reason is Reason.POSITION_CLASS else pagoda_obstacle
-        if state(self.start, self.goal) != self.explanation:   # another's words: keep them
-            return self.explanation
-        return state(self.start, self.goal, style) or self.explanation
+        return self.explanation if self.proof is None or style == "algebraic" else self.proof.text(style)
 
     def unsolved_text(self, style: str = "algebraic") -> str:
         """Why the answer is not solved, in one line: the proof (hole names in ``style``), or
@@ -219,7 +218,9 @@ def empty_stats(strategy: str, backend: str, symmetries: int = 1, backward: bool
                  direction="backward" if backward else "forward", runs=0)
 
 
-def unsolved(board: Board, goal: Goal, reason: Reason, stats: Stats, explanation: str | None = None) -> Solution:
-    """An answer without a solution; the explanation defaults to the stop's."""
-    return Solution(board.with_pegs(board.pegs_mask), goal, False, reason, [], stats,
-                    reason.explanation if explanation is None else explanation)
+def unsolved(board: Board, goal: Goal, reason: Reason, stats: Stats, explanation: str | None = None,
+             proof: Proof | None = None) -> Solution:
+    """An answer without a solution; the explanation is the proof's (when one is given) or
+    defaults to the stop's."""
+    text = proof.text() if proof is not None else reason.explanation if explanation is None else explanation
+    return Solution(board.with_pegs(board.pegs_mask), goal, False, reason, [], stats, text, proof=proof)
