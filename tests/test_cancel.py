@@ -251,3 +251,11 @@ def test_a_cancel_stops_the_search_while_its_table_grows_to_gigabytes(delay):
                                                        limit=Limit(seconds=LONG, memory_bytes=4 << 30, cancel=c)))
     assert sol.reason is Reason.CANCELLED and sol.stats.table_bytes >= 128 << 20
     assert took < 0.5
+
+
+def test_a_cancel_cannot_be_pickled_and_says_why():
+    # a copy in another process would stop nothing: a clear error, not "cannot pickle '_thread.lock'"
+    import pickle
+    with pytest.raises(TypeError, match="cannot be pickled or sent to another process"):
+        pickle.dumps(Limit(seconds=5, cancel=Cancel()))
+    assert pickle.loads(pickle.dumps(Limit(seconds=5))) == Limit(seconds=5)

@@ -47,6 +47,9 @@ def test_array_round_trip():
     assert arr.shape == (7, 7) and arr.dtype == np.int8
     assert arr[3, 3] == 0 and arr[0, 0] == -1 and arr.sum() == 32 - 16
     assert Board.from_array(arr) == board
+    tri = pegsolver.find_variant("triangle5").board()   # as the docstring says: its grid and rules passed
+    back = Board.from_array(tri.to_array(), tri.shape.grid, rules=tri.shape.rules)
+    assert back.pegs_mask == tri.pegs_mask and back.shape.coords == tri.shape.coords
 
 
 def test_push_pop_and_illegal_reasons():

@@ -6,7 +6,7 @@ import math
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import SupportsFloat, TypedDict, Unpack, cast
+from typing import Any, SupportsFloat, TypedDict, Unpack, cast
 
 import numpy as np
 
@@ -148,6 +148,11 @@ class Cancel:
         self.flag = np.zeros(1, dtype=np.uint8)   # (1,) uint8: the core reads flag[0] without the GIL
         self._linked: list[np.ndarray] = []        # a run's own halt flags, set with this one
         self._lock = threading.Lock()
+
+    def __reduce__(self) -> Any:
+        # the core reads the flag in this process's memory: a copy elsewhere would stop nothing
+        raise TypeError("a Cancel stops runs in the process that made it and cannot be pickled or sent to "
+                        "another process (a worker of a pool, say): make one there")
 
     def set(self) -> None:
         """Ask the run to stop (safe from any thread)."""

@@ -295,8 +295,11 @@ class Board:
     @classmethod
     def from_array(cls, array: npt.ArrayLike, grid: str | None = None, name: str = "custom",
                    rules: str | None = None) -> Board:
-        """Inverse of :meth:`to_array`.
+        """Inverse of :meth:`to_array`: ``array`` of shape (rows, cols), 1 peg, 0 empty, -1 off board.
 
+        :param grid: the grid the array's coordinates are on. An array does not say which:
+            pass the board's ``shape.grid`` (and ``rules``) to read a triangle back, as
+            ``Board.from_array(b.to_array(), b.shape.grid, rules=b.shape.rules)``; None: square.
         :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.
         """
         try:
