@@ -175,7 +175,8 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     :param progress: with ``"auto"``, called before each of its searches with a
         :class:`pegsolver.engine.portfolio.Progress` (for a status line); with
         ``minimize="moves"``, every quarter second or so while its levels or beams grow
-        (``member`` says what is being made, ``round`` is 0).
+        (``member`` says what is being made, ``round`` is 0). The other strategies run one
+        search in the core, which reports nothing on the way: it is not called.
     :param minimize: None (any solution), or ``"moves"``: a solution with the fewest moves
         (a move: consecutive jumps by one peg), proved minimal by bidirectional breadth-first
         search by moves (:mod:`pegsolver.engine.fewest_moves`); ``optimal`` and
