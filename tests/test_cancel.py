@@ -259,3 +259,26 @@ def test_a_cancel_cannot_be_pickled_and_says_why():
     with pytest.raises(TypeError, match="cannot be pickled or sent to another process"):
         pickle.dumps(Limit(seconds=5, cancel=Cancel()))
     assert pickle.loads(pickle.dumps(Limit(seconds=5))) == Limit(seconds=5)
+
+
+def test_a_hint_stops_on_ctrl_c_in_its_search_by_moves():
+    # The search by moves (the hint's first 3/10 of its time) caught the Ctrl-C, and the hint
+    # went on to solve() with the rest of its time: 20 s instead of a stop. In a child process,
+    # so that a Ctrl-C that escapes cannot end this test run.
+    import signal
+    import subprocess
+    import sys
+    script = ("import os, signal, threading, time\n"
+              "import pegsolver\n"
+              "from pegsolver import Goal\n"
+              "from pegsolver.apps.hint import find_hint\n"
+              "board = pegsolver.find_variant('diamond').board().with_vacant('e1')\n"
+              "threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+              "t0 = time.perf_counter()\n"
+              "hint = find_hint(board, Goal.anywhere(), seconds=20)\n"
+              "print(hint.reason, round(time.perf_counter() - t0, 2))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=LONG,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert out.returncode == 0, out.stderr
+    reason, took = out.stdout.strip().rsplit(" ", 1)
+    assert reason == "interrupted" and float(took) < 5.0, out.stdout + out.stderr

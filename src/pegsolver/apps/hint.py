@@ -140,7 +140,9 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     left = seconds - (time.perf_counter() - t0)
     if cancel is not None and cancel.is_set():
         return answer(CANCELLED)
-    if left <= 0.01:
+    if fewest is not None and fewest.reason.ends_run:   # Ctrl-C: the search by moves caught it
+        hint = answer(fewest.reason)
+    elif left <= 0.01:
         hint = answer(Reason.TIME_LIMIT)
     else:
         sol = solve(position, goal, strategy=HINT_SEARCH, limit=Limit(seconds=left, cancel=cancel), proofs=False)
