@@ -368,7 +368,39 @@ def test_second_cli_trial_findings(capsys):
     assert "goal: 2 pegs at" in out and "note: 37 is read as a hole of the default board" in err
     code, _, err = run(capsys, "solve", "--vacant", "33", "--notation", "numeric")
     assert "note" not in err
+    code, out, err = run(capsys, "solve", "--finish", "d4", "33", "--nodes", "1000")   # board 33 meant?
+    assert "goal: 2 pegs at c3 d4" in out and "note: 33 is read as a hole of the default board, english; " \
+        "for board 33 name it before" in err
     code, _, err = run(capsys, "solve", "rect1x12", "--notation", "numeric")
     assert code == 2 and "has 1 row and 12 columns" in err
     code, out, _ = run(capsys, "boards")
     assert "of at most 128 holes (triangle15, square11)" in out
+
+
+def _pegsolver(args, **popen):
+    import subprocess
+    import sys
+    return subprocess.Popen([sys.executable, "-m", "pegsolver", *args], text=True, **popen)
+
+
+def test_a_reader_that_goes_away_gives_141_not_a_success():
+    # `solve ... | head -n1` exited 0 for an unsolved problem: the answer was cut short
+    import subprocess
+    proc = _pegsolver(["solve", "french", "--vacant", "d4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()   # gone before the answer is written
+    err = proc.stderr.read()
+    assert proc.wait(60) == 141 and "Traceback" not in err, err
+
+
+def test_closed_output_streams_are_an_error_or_ignored_not_a_traceback():
+    import os
+    import subprocess
+    proc = _pegsolver(["solve", "english"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                      preexec_fn=lambda: os.close(1))   # >&-
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "standard output is closed" in err and "Traceback" not in err, err
+    # 2>&-: the note that 37 was read as a hole went into the JSON on stdout
+    proc = _pegsolver(["solve", "--vacant", "d4", "37", "--json"], stdout=subprocess.PIPE,
+                      preexec_fn=lambda: os.close(2))
+    out, _ = proc.communicate(timeout=60)
+    assert json.loads(out)["solved"] in (True, False)

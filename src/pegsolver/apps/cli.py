@@ -11,7 +11,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..engine.outcome import Reason
     from ..engine.stopping import interrupt_guard, interrupt_name, raise_early_signal
     from ..errors import CoreMissingError, PegsolverError, Terminated
-    from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
+    from .cli_args import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
     from .cli_boards import (
         add_boards_parser,
@@ -74,6 +74,11 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 
 def main(argv: list[str] | None = None) -> int:
     JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
+    if sys.stderr is None:   # started with 2>&-: print(file=None) would put the notes into the answer
+        sys.stderr = open(os.devnull, "w")
+    if sys.stdout is None:   # started with >&-
+        print("pegsolver: error: cannot write the output: standard output is closed", file=sys.stderr)
+        return EXIT_USAGE
     args = None
     out: _Watched | None = None
     try:
@@ -113,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pegsolver: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
+        # The reader (e.g. `| head`) went away: stop quietly with the code of a tool that
+        # SIGPIPE ended (the answer's own code is not known: it was not all written)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_SOLVED
+        return EXIT_BROKEN_PIPE
     except OSError as e:  # e.g. writing to a full disk
         print(f"pegsolver: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE

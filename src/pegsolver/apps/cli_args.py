@@ -21,6 +21,7 @@ from ..model.variants import find_variant
 from ..solver import default_goal
 
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_BROKEN_PIPE = 141   # 128 + SIGPIPE: the code of a shell tool whose reader went away
 BOARD_FILE_SUFFIXES = (".toml", ".txt")
 HOLE_LISTS = ("vacant", "finish")  # options taking several holes
 # A word that may be a hole name: d4, aa12, 44, 105 (triangles), or the finish 'any'.
@@ -306,8 +307,8 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     else:
         if args.variant is None:
             finish = getattr(args, "finish", None)
-            _note_board_numbers((getattr(args, "vacant", None) or [])
-                                + ([finish] if isinstance(finish, str) else finish or []))
+            for listed in (getattr(args, "vacant", None) or [], [finish] if isinstance(finish, str) else finish or []):
+                _note_board_numbers(listed)
         board = find_variant(args.variant or "english").board()
     return board, file_goal
 
@@ -315,17 +316,20 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
 def _note_board_numbers(names: list[str]) -> None:
     # `--vacant a3 37` or `--finish d4 37` takes 37 as a hole of the default board; the user
     # may have meant board 37
-    for name in names:
+    for i, name in enumerate(names):
         if not name.isdigit():
             continue
         try:
             meant = find_variant(name)
         except PegsolverError:
             continue
-        if meant.name == "english":   # board 33 is the default board itself
+        # board 33 is the default board itself: only a 33 after other holes (`--finish d4 33`)
+        # looks like the board's name; alone, it is the numeric hole 33 (c3)
+        if meant.name == "english" and (len(names) == 1 or i != len(names) - 1):
             continue
-        print(f"pegsolver: note: {name} is read as a hole of the default board, english; for board {name} "
-              f"({meant.name}) name it before the hole lists, or write --vacant=HOLE, --finish=HOLE", file=sys.stderr)
+        meant_text = "" if meant.name == "english" else f" ({meant.name})"
+        print(f"pegsolver: note: {name} is read as a hole of the default board, english; for board {name}"
+              f"{meant_text} name it before the hole lists, or write --vacant=HOLE, --finish=HOLE", file=sys.stderr)
 
 
 ANYWHERE_WORDS = ("any", "anywhere")   # --finish words for one peg anywhere
