@@ -193,7 +193,8 @@ def add_vacant_arg(p: argparse.ArgumentParser) -> None:
                         "at a word that is not a hole name; given twice, the lists join")
 
 
-def add_board_args(p: argparse.ArgumentParser) -> None:
+def add_board_args(p: argparse.ArgumentParser, json: bool = True) -> None:
+    """The start's options, and ``--json`` unless the command has no answer to print (play)."""
     p.add_argument("variant", nargs="?",
                    help="variant name (english, french, wiegleb, diamond, asymmetric, triangleN, squareN, "
                         "rectRxC, NAME-diagonal) or a board file (.toml, or drawn text); default: english")
@@ -204,7 +205,10 @@ def add_board_args(p: argparse.ArgumentParser) -> None:
                    help="hole names on square boards: algebraic (d4), numeric (two digits, column then row: "
                         "d6 is 46) or numeric-rc (row then column: d6 is 64); also how hole numbers given "
                         "are read (default: algebraic, numbers read column then row)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    if json:
+        p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    else:
+        p.set_defaults(json=False)
 
 
 def _is_variant(name: str) -> bool:

@@ -97,7 +97,7 @@ def add_play_parser(sub: Subparsers) -> None:
                        description="Play in the terminal: click a peg, then its landing hole (or the peg, "
                                    "the peg it jumps and the landing hole). Keys: u undo, r redo, h hint, "
                                    "n new game, v restart from a chosen vacancy, f choose the finish, q quit.")
-    add_board_args(p)
+    add_board_args(p, json=False)   # interactive: no answer to print
     add_vacant_arg(p)
     p.add_argument("--finish", nargs="+", action="extend", metavar="HOLE",
                    help="the finish hints aim for: one peg at HOLE, several holes, or 'any' "
@@ -255,8 +255,6 @@ def cmd_classes(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.json:
-        raise PegsolverError("play is interactive: --json does not apply to it")
     board, file_goal = load_start(args)
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)
