@@ -250,3 +250,13 @@ def test_boardfile_load_reads_a_drawing_as_the_command_line_does(tmp_path):
     (tmp_path / "v.toml").write_text('variant = "french"\n')
     with pytest.raises(BoardTextError, match="names its own rules"):
         boardfile.load(tmp_path / "v.toml", rules="triangular")
+
+
+def test_replay_skips_move_numbers_as_solve_and_books_write_them(capsys):
+    # `replay english "$(pegsolver solve english | grep '^ *[0-9]*\.')"` failed on "1."
+    code, out, _ = run_cli(capsys, "solve", "english")
+    listed = "\n".join(line for line in out.splitlines() if line.strip()[:1].isdigit() and ". " in line)
+    code, out, _ = run_cli(capsys, "replay", "english", listed, "--json")
+    assert code == 0 and json.loads(out)["jump_count"] == 31 and json.loads(out)["final"] == ["d4"]
+    code, out, _ = run_cli(capsys, "replay", "english", "1.d2-d4 2. f3-d3", "--json")
+    assert code == 0 and json.loads(out)["jump_count"] == 2

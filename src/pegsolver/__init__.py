@@ -5,7 +5,7 @@
 >>> sol.solved, len(sol.jumps), sol.final.pegs() == [sol.start.hole("d4")]
 (True, 31, True)
 """
-import importlib
+import importlib as _importlib
 
 from . import _moved
 
@@ -53,11 +53,11 @@ _MODULES = ("analysis", "moves", "survey")   # the public modules beside the nam
 
 def __getattr__(name: str) -> object:
     if name in _SOURCES:
-        value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
+        value = getattr(_importlib.import_module(f".{_SOURCES[name]}", __name__), name)
     elif name == "boardfile":
-        value = importlib.import_module(".model.boardfile", __name__)
+        value = _importlib.import_module(".model.boardfile", __name__)
     elif name in _MODULES:   # pegsolver.moves.count_moves(...) after a plain import pegsolver
-        value = importlib.import_module(f".{name}", __name__)
+        value = _importlib.import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

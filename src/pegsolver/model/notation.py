@@ -147,9 +147,16 @@ def split_moves(text: str) -> list[str]:
     """Moves of a list separated by commas and/or white space; typographic dashes and
     spaces around a dash (``d2 – d4``) are read as ``d2-d4``. Two commas (or semicolons)
     with no move between them give an empty string there, for the caller to refuse; a
-    separator at either end is dropped."""
+    separator at either end is dropped. Move numbers (``1. d2-d4 2. f3-d3``, as books and
+    ``solve`` write a list) are skipped."""
     text = re.sub(r"\s*[-\u2010-\u2015\u2212]\s*", "-", text.strip())
-    parts = re.split(r"\s*[,;]\s*|\s+", text)
+    parts = []
+    for part in re.split(r"\s*[,;]\s*|\s+", text):
+        numbered = re.match(r"\d+\.", part)
+        if numbered is None:
+            parts.append(part)
+        elif part[numbered.end():]:   # "1.d2-d4"
+            parts.append(part[numbered.end():])
     while parts and not parts[-1]:
         parts.pop()
     while parts and not parts[0]:
