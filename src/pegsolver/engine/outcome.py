@@ -93,7 +93,8 @@ class Stats:
     that leads to a solution;
     ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
-    stored; ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
+    held at the end (a stop while the table grew drops those not yet moved into the larger
+    table, so two runs stopped there may differ); ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
     loop (for ``"auto"``, of its whole portfolio); ``symmetries`` the size of the symmetry
     group used (1 = none); ``pagoda_prunes`` positions dropped because a pagoda function
     fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
