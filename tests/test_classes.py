@@ -91,8 +91,9 @@ def test_a_proof_is_kept_as_data_and_stated_in_any_notation_without_solving_agai
     from pegsolver.proofs import pagoda
     sol = solve("rect3x3", Goal.anywhere())
     assert sol.reason == "pagoda" and sol.proof is not None and not sol.proof.by_classes
-    assert pagoda.is_pagoda(sol.start.shape, sol.proof.weights)
-    assert pagoda.value(sol.proof.weights, sol.start.pegs_mask) < pagoda.value(sol.proof.weights, sol.proof.finishes[0])
+    assert sol.proof.start == sol.start.pegs_mask and len(sol.proof.weights) == len(sol.proof.finishes) >= 1
+    for w, finish in zip(sol.proof.weights, sol.proof.finishes):   # each finish has its own pagoda function
+        assert pagoda.is_pagoda(sol.start.shape, w) and pagoda.value(w, sol.start.pegs_mask) < pagoda.value(w, finish)
     monkeypatch.setattr(pagoda, "certificate", lambda *a: pytest.fail("the LP ran again"))
     assert sol.explanation_in("algebraic") == sol.explanation and "one peg at a1," in sol.explanation
     numeric = sol.explanation_in("numeric")

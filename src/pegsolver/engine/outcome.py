@@ -94,10 +94,10 @@ class Stats:
     ``nodes`` positions visited; ``dead_ends`` positions with no legal jump;
     ``table_hits`` positions answered by the table; ``table_entries`` dead positions
     held at the end (a stop while the table grew drops those not yet moved into the larger
-    table, so two runs stopped there may differ); ``table_bytes`` table memory in bytes; ``seconds`` wall time of the search
-    loop (for ``"auto"``, of its whole portfolio); ``symmetries`` the size of the symmetry
-    group used (1 = none); ``pagoda_prunes`` positions dropped because a pagoda function
-    fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
+    table, so two runs stopped there may differ); ``table_bytes`` table memory in bytes;
+    ``seconds`` wall time of the search loop (for ``"auto"``, of its whole portfolio);
+    ``symmetries`` the size of the symmetry group used (1 = none); ``pagoda_prunes``
+    positions dropped because a pagoda function fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
     problem was searched;
     ``member`` the portfolio member that answered (strategy ``"auto"``, e.g. ``"guided
     backward"``; empty otherwise) and ``runs`` the searches made (every counter above sums

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.board import Board
+from ..model.geometry import Shape
 from ..model.goal import Goal
 from ..model.notation import hole_name
 from . import pagoda
@@ -15,29 +16,31 @@ from .classes import class_allows_pegs, class_finishes, classes_differ, has_clas
 
 @dataclass(frozen=True)
 class Proof:
-    """A proof that ``board`` cannot reach ``goal``: by position classes (``by_classes``),
-    or by the pagoda function ``weights`` (one integer weight per hole, shape (size,)),
-    worth less on every one of the finish positions ``finishes`` (bitboards) than on the start."""
+    """A proof that the position ``start`` (a bitboard of ``shape``) cannot reach ``goal``:
+    by position classes (``by_classes``), or by pagoda functions, one for each finish
+    position in ``finishes`` (bitboards): ``weights[i]`` (one integer weight per hole,
+    shape (size,)) is worth more on ``finishes[i]`` than on the start, and no jump raises it."""
 
-    board: Board
+    shape: Shape
+    start: int
     goal: Goal
     by_classes: bool
-    weights: tuple[int, ...] = ()
+    weights: tuple[tuple[int, ...], ...] = ()
     finishes: tuple[int, ...] = ()
 
     def text(self, style: str = "algebraic") -> str:
         """The proof in words, hole names in ``style`` (as
         :func:`pegsolver.model.notation.hole_name` takes it)."""
-        return _class_words(self.board, self.goal, style) if self.by_classes else self._pagoda_words(style)
+        return _class_words(self.shape, self.goal, style) if self.by_classes else self._pagoda_words(style)
 
     def _pagoda_words(self, style: str) -> str:
-        shape, finishes = self.board.shape, self.finishes
+        shape, finishes, w = self.shape, self.finishes, self.weights[0]
         names = [hole_name(shape, f.bit_length() - 1, style) for f in finishes]
         many = (f"one peg on any of {len(finishes)} holes ({', '.join(names)})" if len(finishes) != 1
                 else f"one peg at {names[0]}, the one hole of its position class")
         where = self.goal.describe(shape, style) if self.goal.finish is not None else many
-        return (f"a pagoda function is worth {pagoda.value(self.weights, self.board.pegs_mask)} on the start and "
-                f"{pagoda.value(self.weights, finishes[0])} on the finish, and no jump raises it, so the start "
+        return (f"a pagoda function is worth {pagoda.value(w, self.start)} on the start and "
+                f"{pagoda.value(w, finishes[0])} on the finish, and no jump raises it, so the start "
                 f"cannot reach {where} (pagoda functions: Berlekamp, Conway & Guy, Winning Ways, ch. 23)")
 
 
@@ -53,13 +56,13 @@ def class_proof(board: Board, goal: Goal) -> Proof | None:
         ruled_out = not class_finishes(shape, board.pegs_mask)
     else:
         ruled_out = goal.pegs > 1 and not class_allows_pegs(shape, board.pegs_mask, goal.pegs)
-    return Proof(board, goal, True) if ruled_out else None
+    return Proof(shape, board.pegs_mask, goal, True) if ruled_out else None
 
 
-def _class_words(board: Board, goal: Goal, style: str) -> str:
-    kind = "de Bruijn's 16 classes" if board.shape.grid == "square" else "Bell's 4 triangular classes"
+def _class_words(shape: Shape, goal: Goal, style: str) -> str:
+    kind = "de Bruijn's 16 classes" if shape.grid == "square" else "Bell's 4 triangular classes"
     if goal.finish is not None:
-        return (f"the start and the finish {goal.describe(board.shape, style)} are in different position classes "
+        return (f"the start and the finish {goal.describe(shape, style)} are in different position classes "
                 f"({kind}), and no jump changes a position's class")
     if goal.pegs == 1:
         return (f"no single hole is in the start's position class ({kind}), so no jump sequence "
@@ -79,10 +82,9 @@ def pagoda_proof(board: Board, goal: Goal) -> Proof | None:
     else:
         return None
     proofs = [pagoda.certificate(shape, board.pegs_mask, f) for f in finishes]
-    w = proofs[0] if proofs else None
-    if w is None or not all(proofs):
+    if not proofs or not all(proofs):
         return None
-    return Proof(board, goal, False, tuple(w), tuple(finishes))
+    return Proof(shape, board.pegs_mask, goal, False, tuple(tuple(w) for w in proofs if w), tuple(finishes))
 
 
 def class_obstacle(board: Board, goal: Goal, style: str = "algebraic") -> str | None:
