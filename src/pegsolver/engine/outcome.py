@@ -97,8 +97,8 @@ class Stats:
     table, so two runs stopped there may differ); ``table_bytes`` table memory in bytes;
     ``seconds`` wall time of the search loop (for ``"auto"``, of its whole portfolio);
     ``symmetries`` the size of the symmetry group used (1 = none); ``pagoda_prunes``
-    positions dropped because a pagoda function fell below the goal's; ``direction`` ``"forward"``, or ``"backward"`` when the dual
-    problem was searched;
+    positions dropped because a pagoda function fell below the goal's; ``direction``
+    ``"forward"``, or ``"backward"`` when the dual problem was searched;
     ``member`` the portfolio member that answered (strategy ``"auto"``, e.g. ``"guided
     backward"``; empty otherwise) and ``runs`` the searches made (every counter above sums
     them; the table counters are the answering run's)."""
