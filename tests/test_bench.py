@@ -10,6 +10,7 @@ import time
 import pytest
 
 import interrupting
+import pegsolver
 from pegsolver import Limit
 from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
@@ -239,6 +240,9 @@ def test_speedup_is_a_lower_bound_when_the_baseline_hit_its_limit():
     assert speedup(fake("symmetry", 0.5), fake("seed", 2.0, "time limit")) == ">=4.0x"
     assert speedup(fake("symmetry", 0.5, "node limit"), fake("seed", 2.0)) == "-"
     assert speedup(fake("symmetry", 0.5), None) == "-"
+    from dataclasses import replace
+    proof, base = (replace(fake(s, t, "position class"), nodes=0) for s, t in (("symmetry", 2e-5), ("seed", 3e-5)))
+    assert speedup(proof, base) == "-"   # both answered by a proof: the ratio of their seconds is noise
 
 
 def test_best_run_is_the_fastest_settled_core_run():
@@ -258,6 +262,8 @@ def test_summary_is_a_markdown_table(capsys):
     assert set(lines[1].replace("|", "")) <= {"-", ":"}
     assert [x.split("|")[1].strip() for x in lines[2:]] == ["english-centre", "triangle5-corner"]
     assert all(x.split("|")[2].strip() in ("seed", "symmetry") for x in lines[2:])
+    code, out, _ = run(capsys, "bench", "--problems", "triangle7-corner", "--summary")   # proofs only: no race
+    assert "| every strategy: a proof, no search |" in out and "x |" not in out
 
 
 def test_json_csv_and_plot(tmp_path, capsys):
@@ -269,6 +275,9 @@ def test_json_csv_and_plot(tmp_path, capsys):
     assert data["version"] == PROBLEM_SET.version and data["limit"]["nodes"] == 100_000
     by_pair = {(r["problem"], r["strategy"]): r for r in data["results"]}
     assert by_pair[("english-any", "seed")]["tests"] == 391_859
+    seed = pegsolver.solve("english", pegsolver.Goal.anywhere(), strategy="seed", limit=pegsolver.Limit(nodes=100_000))
+    assert [by_pair[("english-any", "seed")][k] for k in ("dead_ends", "table_hits", "runs", "member")] == [
+        seed.stats.dead_ends, seed.stats.table_hits, seed.stats.runs, seed.stats.member]   # every counter of solve's
     assert by_pair[("triangle7-corner", "seed")]["reason"] == "position class"
     assert by_pair[("triangle7-corner", "symmetry-no-proofs")]["reason"] == "node limit"
     with open(csv_path, newline="") as f:

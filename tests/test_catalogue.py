@@ -260,3 +260,6 @@ def test_replay_skips_move_numbers_as_solve_and_books_write_them(capsys):
     assert code == 0 and json.loads(out)["jump_count"] == 31 and json.loads(out)["final"] == ["d4"]
     code, out, _ = run_cli(capsys, "replay", "english", "1.d2-d4 2. f3-d3", "--json")
     assert code == 0 and json.loads(out)["jump_count"] == 2
+    for skipped in ("1. d2-d4 3. f3-d3", "1. 2. d2-d4"):   # a move lost in copying the list
+        code, _, err = run_cli(capsys, "replay", "english", skipped)
+        assert code == 2 and "is due: is a move missing from the list" in err, err

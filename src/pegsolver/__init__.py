@@ -11,6 +11,9 @@ from . import _moved
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy takes this name as True
 if TYPE_CHECKING:  # the names __getattr__ loads, for type checkers
+    from . import analysis as analysis  # public modules, loaded on use
+    from . import moves as moves
+    from . import survey as survey
     from .engine.compile import DEFAULT_STRATEGY, STRATEGIES
     from .engine.limits import Cancel
     from .engine.outcome import Reason
@@ -65,7 +68,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_MODULES))
 
 
 __version__ = "0.1.0"

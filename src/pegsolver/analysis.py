@@ -292,8 +292,8 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
                    limit: Limit | None = None) -> SolutionCounts:
     """Number of solutions of every single-vacancy -> single-peg problem of a board.
 
-    :returns: a :class:`SolutionCounts`: ``counts[(vacancy, finish)]`` solutions for every pair of holes
-        (0: unsolvable), with its text and JSON.
+    :returns: a :class:`SolutionCounts`, a dict: ``result[(vacancy, finish)]`` solutions for every
+        pair of holes (0: unsolvable), with its text and JSON.
         Vacancies that a symmetry maps onto one already counted are not enumerated again.
     :param progress: called as ``progress(vacancy)`` before each enumeration.
     :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C, a cancel); ``reason`` says which, and

@@ -138,7 +138,8 @@ def run_one(problem: BenchProblem, strategy: str, limit: Limit) -> tuple[RunResu
         hit_limit=sol.reason.is_limit, jumps=len(sol.jumps) if sol.solved else 0,
         tests=st.tests, nodes=st.nodes, table_entries=st.table_entries, table_bytes=st.table_bytes,
         pagoda_prunes=st.pagoda_prunes, seconds=seconds, search_seconds=st.seconds, backend=st.backend,
-        direction=st.direction, unexpected=check_outcome(problem, sol))
+        direction=st.direction, unexpected=check_outcome(problem, sol), dead_ends=st.dead_ends,
+        table_hits=st.table_hits, runs=st.runs, member=st.member)
     return result, sol
 
 

@@ -4,7 +4,8 @@ problem, a markdown summary, CSV and a chart.
 Speed ratios are wall-clock seconds of the baseline (or the reference) divided by the
 run's; ``>=`` marks a lower bound, when the baseline was stopped by a limit before it
 settled the problem. A ratio is only given for a run that settled its problem (solved,
-or proved it impossible).
+or proved it impossible), and not when both runs were answered by a proof with no search
+(their seconds are noise).
 """
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ def compact(v: float, unit: str = "") -> str:
 def speedup(r: RunResult, base: RunResult | None) -> str:
     """``base``'s seconds over ``r``'s, as text; ``-`` when no ratio can be given."""
     if base is None or not r.settled or not (base.settled or base.hit_limit):
+        return DASH
+    if r.nodes == 0 and base.nodes == 0:   # both answered by a proof, no search: the ratio is noise
         return DASH
     # Sub-microsecond times (a proof answered at once) would give absurd ratios.
     ratio = base.seconds / max(r.seconds, 1e-6)
@@ -132,12 +135,16 @@ def summary_markdown(run: BenchRun) -> str:
         if best is None:
             rows.append([name, "none settled it within the limits", DASH, DASH, DASH, DASH])
             continue
+        if all(r.nodes == 0 for r in results if r.settled and r.backend == "core"):   # no race to win
+            rows.append([name, "every strategy: a proof, no search", result_text(best), DASH, DASH, DASH])
+            continue
         ref = run.find(name, REFERENCE)
         rows.append([name, best.strategy, result_text(best), f"{best.seconds:.4f}",
                      speedup(best, run.find(name, BASELINE)), speedup(best, ref)])
     headers = ["problem", "fastest strategy", "result", "seconds", f"vs {BASELINE}", f"vs {REFERENCE}"]
     caption = (f"Problem set v{run.version}, limits per run {limit_text(run)}; seconds are wall time of "
-               f"`solve()`; `>=` means the other run was stopped by a limit; `{DASH}`: not run or not settled.")
+               f"`solve()`; `>=` means the other run was stopped by a limit; `{DASH}`: not run, not settled, or both "
+               f"answered by a proof with no search (no ratio to give).")
     return caption + "\n\n" + markdown_columns(headers, rows)
 
 
@@ -179,7 +186,7 @@ def write_plot(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     axes = fig.subplots(1, 2, sharey=True)
     # (RunResult field, title, cell label, smallest value drawn: log scales have no 0)
     panels: tuple[tuple[str, str, Callable[[float], str], float], ...] = (
-        ("tests", "work: canMove tests", compact, 1.0),
+        ("tests", "work: canMove tests (seed: 4 directions a peg; others: every jump a node)", compact, 1.0),
         ("seconds", "time: wall seconds", lambda v: compact(v, "s"), 1e-6))
     for ax, (key, title, fmt, floor) in zip(axes, panels):
         grid = np.full((len(problems), len(strategies)), np.nan)

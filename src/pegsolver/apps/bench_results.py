@@ -21,7 +21,9 @@ class RunResult:
     are :class:`~pegsolver.Stats`': ``tests`` canMove checks, ``nodes`` positions,
     ``table_entries`` positions stored, ``table_bytes`` the memory in bytes of the
     search's table of dead positions (or the beam's levels; 0 for the reference,
-    whose table is a Python set), ``pagoda_prunes``. ``seconds`` is the wall time of the
+    whose table is a Python set), ``pagoda_prunes``, ``dead_ends``, ``table_hits``, ``runs``
+    (the searches made: more than 1 for ``auto``) and ``member`` (the member of ``auto``
+    that answered). ``seconds`` is the wall time of the
     ``solve()`` call (proofs, compiling and search), ``search_seconds`` the search loop's
     alone. ``unexpected`` is empty, or says how the answer contradicts the problem
     set's ``expect`` (a bug).
@@ -44,6 +46,10 @@ class RunResult:
     backend: str
     direction: str
     unexpected: str = ""
+    dead_ends: int = 0
+    table_hits: int = 0
+    runs: int = 1
+    member: str = ""
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ class Level:
     winning: int | None = None
 
 
-@dataclass
+@dataclass(eq=False)   # a run's record (seconds, arrays of positions): equal only to itself
 class Analysis:
     """The result of :func:`analyse`.
 

@@ -35,7 +35,8 @@ class Solution:
     ``explanation`` says how), ``"exhausted"`` (proved: the search found no solution),
     ``"node limit"``, ``"time limit"``, ``"memory limit"`` (the beam's levels outgrew the
     memory budget), ``"beam"`` (the beam strategy kept too few positions to find a
-    solution) or ``"interrupted"`` (Ctrl-C); these last five prove nothing.
+    solution), ``"interrupted"`` (Ctrl-C or SIGTERM) or ``"cancelled"`` (a
+    :class:`~pegsolver.engine.limits.Cancel` set); these last six prove nothing.
     Truthy exactly when solved.
 
     For ``Goal.fewest()``: solved when ``jumps`` end in a position with the fewest pegs the

@@ -148,14 +148,23 @@ def split_moves(text: str) -> list[str]:
     spaces around a dash (``d2 – d4``) are read as ``d2-d4``. Two commas (or semicolons)
     with no move between them give an empty string there, for the caller to refuse; a
     separator at either end is dropped. Move numbers (``1. d2-d4 2. f3-d3``, as books and
-    ``solve`` write a list) are skipped."""
+    ``solve`` write a list) are skipped, once checked against the moves' places.
+
+    :raises InvalidJumpError: a move number out of place (``1. d2-d4 3. f3-d3``: a move lost
+        in copying the list).
+    """
     text = re.sub(r"\s*[-\u2010-\u2015\u2212]\s*", "-", text.strip())
-    parts = []
+    parts: list[str] = []
     for part in re.split(r"\s*[,;]\s*|\s+", text):
-        numbered = re.match(r"\d+\.", part)
+        numbered = re.match(r"(\d+)\.", part)
         if numbered is None:
             parts.append(part)
-        elif part[numbered.end():]:   # "1.d2-d4"
+            continue
+        due = sum(1 for p in parts if p) + 1
+        if int(numbered.group(1)) != due:
+            raise InvalidJumpError(f"move number {numbered.group(0)} stands where move {due} is due: is a move "
+                                   f"missing from the list, or the numbering wrong?")
+        if part[numbered.end():]:   # "1.d2-d4"
             parts.append(part[numbered.end():])
     while parts and not parts[-1]:
         parts.pop()
