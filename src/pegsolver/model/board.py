@@ -119,19 +119,12 @@ class Board:
             holes = tuple(holes[0])
         if not holes:
             raise PegsolverError("with_vacant needs at least one hole to leave empty")
-        index = [self.hole(h) if isinstance(h, str) else self._index(h) for h in holes]
+        index = [self.hole(h) if isinstance(h, str) else self.hole_index(h) for h in holes]
         if len(set(index)) != len(index):
             raise PegsolverError(f"a vacant hole is given twice: {list(holes)!r}")
         if len(index) == self.shape.size:
             raise PegsolverError(f"leaving every hole of board {self.shape.name!r} empty leaves no peg")
         return self.with_pegs(self.shape.full_mask & ~sum(1 << h for h in index))
-
-    def _index(self, hole: object) -> Hole:
-        h = as_whole(hole)
-        if h is None or not 0 <= h < self.shape.size:
-            raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
-                                   f"{hole_name(self.shape, 0)!r} or indices 0..{self.shape.size - 1})")
-        return h
 
     # ---- queries -------------------------------------------------------------
     def pegs(self) -> list[Hole]:
@@ -174,7 +167,8 @@ class Board:
         """
         index = as_whole(hole)
         if index is None or not 0 <= index < self.shape.size:
-            raise UnknownHoleError(f"no hole index {hole!r} on board {self.shape.name!r} (0..{self.shape.size - 1})")
+            raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
+                                   f"{hole_name(self.shape, 0)!r}, or indices 0..{self.shape.size - 1})")
         return index
 
     def _jump(self, jump: Jump | str) -> Jump:
