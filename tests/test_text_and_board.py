@@ -95,6 +95,7 @@ def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way()
     ("- - -", "no pegs"),
     ("o o x", "mixes"),
     ("o o\no ? o", "line 2, column 3: unknown character '?'"),
+    ("ｏｏ．", "unknown character 'ｏ' in board text \\(o, ● or \\* peg, \\. or ○ empty, .* or the seed format: x peg"),
     ("o\to", "tab"),
     # one tight pair in a spaced drawing: read side by side, line 2 would have no jumps
     ("oo . o\no o o o", "line 2, column 2: this line's cells are one space apart, but line 1 has cells side by side"),

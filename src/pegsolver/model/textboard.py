@@ -73,7 +73,8 @@ def parse_board_text(text: str, grid: str | None = None, name: str = "custom",
             elif ch == "\t":
                 raise text_error(y, None, "tab character in board text; draw the board with spaces")
             elif ch not in off_chars:
-                fmt = "x or * peg, - empty, . or # off board" if seed else "o or * peg, . empty, space or # off board"
+                fmt = ("seed format: x or * peg, - empty, . or # off board" if seed else
+                       "o, ● or * peg, . or ○ empty, space or # off board; or the seed format: x peg, - empty")
                 raise text_error(y, x + 1, f"unknown character {ch!r} in board text ({fmt})")
     if not cells:
         raise BoardTextError("board text has no holes" if text.strip() else "board text is empty")
