@@ -142,13 +142,17 @@ def number(text: str) -> float:
 
 def whole(text: str) -> int:
     """An option's count of nodes or positions: an integer, also typed as 1e6 or 1_000_000
-    (as --seconds takes 1e3); 1.5 or inf is argparse's "invalid whole number value"."""
+    (as --seconds takes 1e3); 1.5 or inf is argparse's "invalid whole number value", and
+    1e19 or more is past what a count holds (said so, quoting the input, not the float's digits)."""
     try:
         return int(text)
     except ValueError:
         value = float(text)   # float's own ValueError for words: argparse names the value
-        if not value.is_integer() or abs(value) >= 2.0 ** 63:   # 1e30 is no count, nor exact
+        if not value.is_integer():
             raise ValueError(text) from None
+        if value >= 2.0 ** 63:
+            raise argparse.ArgumentTypeError(f"{text} is past the largest count the core's 64-bit counters "
+                                             f"hold, {2 ** 63 - 1:,}") from None
         return int(value)
 
 
