@@ -154,6 +154,16 @@ def test_a_limit_gives_a_lower_bound_and_never_optimal():
     assert sol.reason is Reason.NODE_LIMIT and sol.optimal is False
 
 
+@pytest.mark.parametrize("nodes", [15_000, 20_000])
+def test_the_search_for_any_solution_under_a_node_limit_keeps_its_pagoda_pruning(nodes):
+    # its tenth of the nodes (1,500 or 2,000) covers English with pagoda pruning (1,217 nodes),
+    # not without it (2,145): a trial's --fewest-moves --nodes 20000 answered no solution
+    sol = solve("english", minimize="moves", limit=Limit(nodes=nodes))
+    assert sol.solved and sol.optimal is False and sol.reason is Reason.NODE_LIMIT
+    assert sol.stats.nodes <= nodes and len(sol.moves) >= 18 >= sol.lower_bound
+    assert_solves(sol)
+
+
 def test_the_last_move_is_found_without_room_for_its_level():
     # 80 MiB holds the levels to 11 forward and 6 backward (66 MB), not 7 backward (97 MB):
     # the 18th move is then found by checking the children of the frontier against the other side

@@ -99,6 +99,13 @@ def test_a_table_by_moves_counts_a_solution_found_before_its_limit_as_solved_not
     assert data["counts"]["solved"] == sum(1 for e in s if e.reason is Reason.SOLVED)
     assert any(d["solved"] and d["optimal"] is False and d["move_count"] > d["lower_bound"]
                for d in data["entries"])
+    # each such pair names what stopped its proof, as solve's reason does (a trial could not tell)
+    assert all(e.proof_stopped_by is Reason.NODE_LIMIT for e in found)
+    assert all(d["proof_stopped_by"] == ("node limit" if d["solved"] and not d["optimal"] else None)
+               for d in data["entries"])
+    alone = solve(pegsolver.find_variant("triangle5").board().with_vacant(found[0].vacancy), Goal.at(found[0].finish),
+                  minimize="moves", limit=Limit(nodes=1000))
+    assert alone.reason is found[0].proof_stopped_by
 
 
 def test_ctrl_c_in_a_pair_whose_solution_was_found_still_ends_a_table_by_moves(monkeypatch):

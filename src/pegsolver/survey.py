@@ -37,7 +37,9 @@ MARKS = {Reason.SOLVED: "S", Reason.POSITION_CLASS: "c", Reason.PAGODA: "p", Rea
 @dataclass
 class Entry:
     """How one (vacancy, finish) pair was settled: ``reason`` is a :class:`Reason` (solved,
-    a proof, or a stop that proves nothing); ``nodes`` and ``seconds`` are the work spent."""
+    a proof, or a stop that proves nothing); ``nodes`` and ``seconds`` are the work spent.
+    By moves, a pair solved before a limit stopped the proof of its fewest moves has
+    ``optimal`` False and ``proof_stopped_by`` that limit's Reason (as solve's ``reason``)."""
 
     vacancy: Hole
     finish: Hole
@@ -48,6 +50,7 @@ class Entry:
     mapped_from: tuple[Hole, Hole] | None = None
     optimal: bool | None = None        # fewest moves proved (a survey by moves only)
     lower_bound: int | None = None     # the fewest moves proved possible (a survey by moves only)
+    proof_stopped_by: Reason | None = None   # the limit that stopped the proof of a solved pair's moves
 
     @property
     def moves(self) -> int:
@@ -101,7 +104,8 @@ class Survey(list[Entry]):
                          "nodes": e.nodes, "seconds": e.seconds,
                          "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
                          **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
-                             "lower_bound": e.lower_bound} if self.by_moves else {})}
+                             "lower_bound": e.lower_bound, "proof_stopped_by": e.proof_stopped_by}
+                            if self.by_moves else {})}
                         for e in self],
             "settled": self.settled, Reason.INTERRUPTED.value: self.interrupted,
             **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
@@ -178,7 +182,7 @@ def _known(shape: Shape, done: dict[tuple[Hole, Hole], Entry], v: Hole, f: Hole,
             if dual:  # the same jumps in reverse order join the complements
                 jumps = jumps[::-1]
             return Entry(v, f, seen.reason, jumps, mapped_from=(seen.vacancy, seen.finish), optimal=seen.optimal,
-                         lower_bound=seen.lower_bound)
+                         lower_bound=seen.lower_bound, proof_stopped_by=seen.proof_stopped_by)
     return None
 
 
@@ -244,7 +248,8 @@ def _searched(board: Board, v: Hole, f: Hole, limit: Limit, minimize: str | None
     sol = solve(board.with_pegs(board.shape.full_mask & ~(1 << v)), Goal.at(f), limit=limit, minimize=minimize)
     solved = sol.solved and not sol.reason.ends_run
     return Entry(v, f, Reason.SOLVED if solved else sol.reason, sol.jumps, sol.stats.nodes,
-                 time.perf_counter() - t0, optimal=sol.optimal, lower_bound=sol.lower_bound)
+                 time.perf_counter() - t0, optimal=sol.optimal, lower_bound=sol.lower_bound,
+                 proof_stopped_by=sol.reason if solved and sol.reason is not Reason.SOLVED else None)
 
 
 def __getattr__(name: str) -> object:
