@@ -154,6 +154,8 @@ def test_third_trial_findings(capsys, tmp_path):
     assert code == 2 and "bad.toml, line 2: unsupported variant: 'englsh'" in err
     code, _, err = run(capsys, "count", "english", "--memory-gb", "100000")
     assert code == 2 and "--memory-gb 100000 is more than this machine's memory" in err
+    code, _, err = run(capsys, "count", "english", "--memory-gb", "1000000")   # as typed, not 1e+06
+    assert code == 2 and "--memory-gb 1000000 is more than this machine's memory" in err
 
 
 def test_fourth_trial_findings(capsys, tmp_path):
@@ -270,6 +272,8 @@ def test_a_jump_order_for_the_seed_scan_is_refused():
 def test_a_table_of_a_one_hole_board_says_why_it_has_no_problems(capsys):
     code, _, err = run(capsys, "table", "rect1x1")
     assert code == 2 and "has 1 hole: a single-vacancy table needs at least 2" in err
+    code, _, err = run(capsys, "count", "rect1x1", "--table")   # it said the start has no pegs
+    assert code == 2 and "has 1 hole: a table of solution counts needs at least 2 (the vacancy and a peg)" in err
     code, out, _ = run(capsys, "table", "rect1x2")
     assert code == 0 and "solved: 2" in out
 

@@ -359,6 +359,8 @@ def test_second_cli_trial_findings(capsys):
     assert code == 0 and "(2 symmetries fix the start)" in out
     code, out, _ = run(capsys, "count", "triangle5", "--vacant", "1", "--finish", "1")  # hole index 0
     assert code == 0 and "(2 symmetries fix the start and finish)" in out
+    code, out, _ = run(capsys, "count", "triangle5", "--by", "moves")   # by moves, with no finish too
+    assert code == 0 and "(2 symmetries fix the start)" in out and "backward" in out
     # --finish any counts toward no finish, as solve reads the word (it was "no hole 'any'")
     code, out, _ = run(capsys, "count", "triangle5", "--finish", "any", "--json")
     assert code == 0 and json.loads(out)["finish"] is None and json.loads(out)["total"] == 1_544

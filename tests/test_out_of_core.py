@@ -307,6 +307,28 @@ def test_bad_cli_combinations(argv, match, capsys):
     assert match in capsys.readouterr().err
 
 
+def test_more_workers_than_the_cpus_can_start_are_refused(monkeypatch, capsys):
+    # a trial's --workers 100 on 2 CPUs took 133 s to start, then failed with an empty message
+    from pegsolver.engine import level_memory
+    monkeypatch.setattr(level_memory, "usable_cpus", lambda: 2)
+    assert main(["count", "triangle5", "--workers", "9"]) == 2
+    assert ("--workers 9 is more than 4 worker processes for each of the 2 CPUs this process may use "
+            "(at most 8)") in capsys.readouterr().err
+    with pytest.raises(PegsolverError, match="workers 9 is more than 4"):
+        analyse("triangle5", workers=9)
+
+
+def test_a_local_cluster_whose_start_times_out_is_a_clear_error(tmp_path):
+    from pegsolver.engine import cluster
+
+    class SlowDask:
+        def LocalCluster(self, **kwargs):   # as distributed raises it when its workers are late
+            raise TimeoutError()
+    with pytest.raises(ClusterError, match=r"could not start a Dask LocalCluster of 100 worker\(s\): its start-up "
+                                           r"timed out \(start fewer workers\)"):
+        cluster._start_local(SlowDask(), 100, 0)
+
+
 def test_cli_spill_prints_the_stored_sizes(tmp_path, capsys):
     assert main(["count", "triangle6", "--spill", str(tmp_path), "--memory-gb", "0.03"]) == 0
     out = capsys.readouterr().out

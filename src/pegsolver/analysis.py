@@ -55,6 +55,7 @@ from .proofs.classes import fixed_by_count
 from .solver import resolve_board
 
 MAX_WORKERS = 256   # Dask worker processes a run starts here at most
+WORKERS_PER_CPU = 4  # and at most this many a CPU: 100 on 2 CPUs took 133 s to start, then timed out
 
 __all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "analyse", "default_threads",
            "estimate_bytes", "level_bound", "solution_counts"]
@@ -194,13 +195,20 @@ def _check_places(resume: object, spill: object, workers: object, cluster: objec
 
 
 def check_workers(workers: object, name: str = "workers") -> int:
-    """A number of Dask worker processes: a whole number from 1 to MAX_WORKERS.
+    """A number of Dask worker processes to start on this machine: a whole number from 1 to
+    MAX_WORKERS, and at most WORKERS_PER_CPU for each CPU this process may use (they share
+    the CPUs, so more only slows their start: each process imports Dask).
 
     :raises PegsolverError: anything else; the message names ``name`` (``--workers`` on the command line).
     """
     count = as_whole(workers)
     if count is None or not 1 <= count <= MAX_WORKERS:
         raise PegsolverError(f"{name} must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    cpus = memory.usable_cpus()
+    if count > WORKERS_PER_CPU * cpus:
+        raise PegsolverError(f"{name} {count} is more than {WORKERS_PER_CPU} worker processes for each of the "
+                             f"{cpus} CPUs this process may use (at most {WORKERS_PER_CPU * cpus}): they share the "
+                             "CPUs, so more only slow the start; a cluster (--cluster, cluster=) runs on more machines")
     return count
 
 
@@ -299,10 +307,14 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
     :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C, a cancel); ``reason`` says which, and
         ``partial`` holds the vacancies counted before it.
     :raises PegsolverError: a time limit that is not a positive, finite number of seconds.
+    :raises GoalError: a board of one hole, where a vacancy leaves no peg.
     Other errors as :func:`analyse`.
     """
     if not isinstance(shape, Shape):
         shape = resolve_board(shape).shape
+    if shape.size < 2:
+        raise GoalError(f"board {shape.name!r} has 1 hole: a table of solution counts needs at least 2 "
+                        "(the vacancy and a peg)")
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="solution_counts")
     counts = SolutionCounts(shape)
     deadline = time.monotonic() + limit.seconds if limit.seconds else None

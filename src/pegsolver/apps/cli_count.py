@@ -220,7 +220,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     memory = None if args.memory_gb is None else \
         limits.check_memory(args.memory_gb, "--memory-gb", low=limits.MIB, unit=limits.GIB)
     if memory is not None and not args.cluster:
-        check_fits_here(memory, f"--memory-gb {args.memory_gb:g}")
+        check_fits_here(memory, f"--memory-gb {args.memory_gb}")
     limit = Limit(seconds=limits.check_seconds(args.seconds, "--seconds", zero_is_none=True), memory_bytes=memory,
                   threads=None if args.threads is None else limits.check_threads(args.threads, "--threads"))
     place = where_to_run(args)

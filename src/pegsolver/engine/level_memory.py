@@ -57,13 +57,17 @@ def check_fits_here(budget: int, what: str) -> None:
                              "(--cluster, cluster=) runs on more machines")
 
 
+def usable_cpus() -> int:
+    """The number of CPUs this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
 def default_threads() -> int:
     """The largest power of two not above the number of CPUs this process may use."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except AttributeError:
-        n = os.cpu_count() or 1
-    return 1 << (max(1, n).bit_length() - 1)
+    return 1 << (usable_cpus().bit_length() - 1)
 
 
 def level_bound(shape: Shape, start: int, pegs: int) -> int:

@@ -85,7 +85,7 @@ class MoveCount:
         end = "" if self.finish is None else f", finish: {hole_name(shape, self.finish, style)}"
         fix = "only the identity fixes" if self.symmetries == 1 else f"{self.symmetries} symmetries fix"
         lines = [f"board: {shape.name} ({shape.size} holes), vacant: {vacant}{end}; levels by moves, one position "
-                 f"per symmetry class ({fix} the start and finish)",
+                 f"per symmetry class ({fix} the start{'' if self.finish is None else ' and finish'})",
                  f"{'moves':>5} {'forward':>12} {'pegs':>7} {'backward':>12} {'pegs':>7}"]
         for n in range(max(len(self.forward.sizes), len(self.backward.sizes))):
             cells = []
