@@ -329,6 +329,21 @@ def test_a_local_cluster_whose_start_times_out_is_a_clear_error(tmp_path):
         cluster._start_local(SlowDask(), 100, 0)
 
 
+def test_a_partition_past_the_budget_says_when_one_key_range_holds_most_of_the_level():
+    # square8 from its centre: 77% of level 10's children in one of 512 key ranges (a trial
+    # saw --spill stop at 0.5 GiB with no hint that a smaller partition could not be cut)
+    from pegsolver.engine.partitioned import _skewed
+    stop = LevelStop(Reason.MEMORY_LIMIT, "stopped: too small for one partition; give more memory")
+    sizes = np.array([10, 770, 220])
+    told = _skewed(stop, sizes, 500, 10)
+    assert told.reason is Reason.MEMORY_LIMIT and told.message.startswith(stop.message)
+    assert "Level 10's children fall unevenly into the 3 key ranges" in told.message
+    assert "one range alone holds 770 of the 1,000 (77%)" in told.message
+    assert _skewed(stop, sizes, 800, 10) is stop                # every range fits: nothing to add
+    other = LevelStop(Reason.TIME_LIMIT, "stopped: time")
+    assert _skewed(other, sizes, 500, 10) is other
+
+
 def test_cli_spill_prints_the_stored_sizes(tmp_path, capsys):
     assert main(["count", "triangle6", "--spill", str(tmp_path), "--memory-gb", "0.03"]) == 0
     out = capsys.readouterr().out

@@ -278,6 +278,9 @@ class PartitionedRun(LevelRun):
             groups = _groups(sizes, cap)
             try:
                 made = self.merge_all(store, k + 1, groups, counted, share)
+            except LevelStop as stop:
+                self._abandon(store, k + 1)
+                raise _skewed(stop, sizes, cap, k + 1) from None
             except BaseException:
                 self._abandon(store, k + 1)
                 raise
@@ -353,6 +356,20 @@ def _groups(sizes: Any, cap: int) -> list[tuple[int, int]]:
         acc += size
     groups.append((a, len(sizes)))
     return groups
+
+
+def _skewed(stop: LevelStop, sizes: Any, cap: int, k: int) -> LevelStop:
+    # A merge past the budget where one key range (shard) alone holds more children than a
+    # partition may: partitions are cut between ranges, so no budget below it can help.
+    # Nearly full positions of a 64-hole board share their top holes' pegs (square8's
+    # level 10: 76% of its keys in one range of 256).
+    if stop.reason is not Reason.MEMORY_LIMIT or sizes is None or int(sizes.max()) <= cap:
+        return stop
+    big = int(sizes.max())
+    return LevelStop(stop.reason, f"{stop.message}. Level {k}'s children fall unevenly into the {len(sizes)} key "
+                                  f"ranges that partitions are cut from: one range alone holds {big:,} of the "
+                                  f"{int(sizes.sum()):,} ({big / max(int(sizes.sum()), 1):.0%}), and a range is "
+                                  "merged at once")
 
 
 def _sum(works: list[StepWork]) -> StepWork:
