@@ -209,9 +209,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
     try:
         if minimize == "moves":
             from .engine.fewest_solve import solve_fewest_moves
-            from .engine.portfolio import solve_auto
-            # the search for any solution when the searches by moves find none: the proofs
-            # ran already, but its pagoda pruning follows ``proofs``
+            from .engine.portfolio import solve_auto  # no proofs again, but pagoda pruning as ``proofs`` says
             return solve_fewest_moves(board, goal, limit, proofs,
                                       lambda rest: solve_auto(board, goal, replace(run, limit=rest)), progress)
         if goal.fewest_pegs:
