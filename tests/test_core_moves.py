@@ -247,13 +247,13 @@ def test_ctrl_c_in_the_search_for_any_solution_stops_the_answer(monkeypatch, nam
     # after a limit stopped the search by moves with nothing found, Ctrl-C in the search for
     # any solution makes the answer INTERRUPTED (a table of problems stopped going on to the
     # next problem, which answered "time limit"), up to 64 holes and past them
-    from pegsolver.engine import core_moves, fewest_solve, search
+    from pegsolver.engine import core_moves, fewest_solve, portfolio
     from pegsolver.engine.fewest_moves import MovesAnswer
     from pegsolver.engine.solution import empty_stats, unsolved
     nothing = MovesAnswer(Reason.TIME_LIMIT, 5)
     monkeypatch.setattr(fewest_solve, "fewest_moves", lambda *args, **kwargs: nothing)
     monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args, **kwargs: nothing)
-    monkeypatch.setattr(search.Run, "solve", lambda self, board, goal, backward=False:
+    monkeypatch.setattr(portfolio, "solve_auto", lambda board, goal, run, backward=False:
                         unsolved(board, goal, Reason.INTERRUPTED, empty_stats("auto", "core")))
     board = find_variant(name).board()
     sol = solve(board, minimize="moves", limit=Limit(seconds=30))
