@@ -353,3 +353,44 @@ def test_second_api_trial_findings():
     a = analyse("triangle5", finish=12)
     with pytest.raises(PegsolverError, match="no winning positions of level 14"):
         a.winning_positions(14)
+
+
+ENGLISH_SHAPE = pegsolver.find_variant("english").board().shape
+
+
+@pytest.mark.parametrize("call,error,words", [
+    # an API trial's findings: each was an AttributeError, IndexError, ValueError or a silent
+    # wrong answer from inside the package
+    (lambda: Goal.at("d4").resolve(pegsolver.find_variant("english").board()), GoalError,
+     "resolved against a Shape (board.shape), not a Board"),
+    (lambda: Goal.at(-1).describe(ENGLISH_SHAPE), GoalError, "goal hole -1 is not a hole name"),   # named e7
+    (lambda: Goal.at(40).to_json(ENGLISH_SHAPE), GoalError, "goal hole 40 is not a hole name or an index 0..32"),
+    (lambda: Goal.at(-1).finish_mask(), GoalError, "goal hole -1 is no hole index"),
+    (lambda: Goal.anywhere(2).reached(2.0), GoalError, "a position's bitboard must be a whole number, not 2.0"),
+    (lambda: Goal.at(3).resolve(ENGLISH_SHAPE).check(ENGLISH_SHAPE, "x"), GoalError, "a start's bitboard"),
+    (lambda: Goal.pattern(b"AB"), GoalError, "not b'AB'"),                       # holes 65 and 66
+    (lambda: Goal(pegs=3, fewest_pegs=True), GoalError, "a fewest-pegs goal names no finish and no peg count"),
+    (lambda: Goal(fewest_pegs="yes"), GoalError, "fewest_pegs is True or False, not 'yes'"),
+    (lambda: Board(ENGLISH_SHAPE, 7, default_goal="x"), GoalError, "default goal is a Goal or None, not 'x'"),
+    (lambda: pegsolver.find_variant("square" + "9" * 5000), pegsolver.BoardTooLargeError, "side of over 9 digits"),
+    (lambda: pegsolver.survey.survey_vacancies("triangle4", progress="x"), PegsolverError,
+     "progress must be a function or None, not str"),
+    (lambda: pegsolver.analysis.solution_counts("triangle5", progress=5), PegsolverError,
+     "progress must be a function or None, not int"),
+    (lambda: pegsolver.Cancel().link(None), PegsolverError, "a writable numpy uint8 array of 1 item, not None"),
+])
+def test_api_arguments_are_refused_with_the_package_errors(call, error, words):
+    with pytest.raises(error) as caught:
+        call()
+    assert words in str(caught.value)
+
+
+def test_a_hole_name_where_an_index_goes_says_how_to_get_the_index():
+    # the message offered "names like 'c1'" and then refused 'c1'
+    board = pegsolver.find_variant("english").board()
+    with pytest.raises(pegsolver.UnknownHoleError, match=r"hole 'c1' is a name where an index 0\.\.32 of board "
+                                                         r"'english' goes \(board.hole\('c1'\) gives its index\)"):
+        board.hole_index("c1")
+    with pytest.raises(pegsolver.UnknownHoleError, match="hole 'd2' is a name where an index"):
+        board.push(pegsolver.Jump("d2", "d3", "d4"))
+    assert board.hole("c1") == 0 and board.hole_index(np.int64(16)) == 16

@@ -306,12 +306,14 @@ def solution_counts(shape: Shape | Board | str, threads: int | None = None, memo
     :param progress: called as ``progress(vacancy)`` before each enumeration.
     :raises AnalysisStopped: a run stopped (memory, time, Ctrl-C, a cancel); ``reason`` says which, and
         ``partial`` holds the vacancies counted before it.
-    :raises PegsolverError: a time limit that is not a positive, finite number of seconds.
+    :raises PegsolverError: a time limit that is not a positive, finite number of seconds, or
+        ``progress`` not a function or None.
     :raises GoalError: a board of one hole, where a vacancy leaves no peg.
     Other errors as :func:`analyse`.
     """
     if not isinstance(shape, Shape):
         shape = resolve_board(shape).shape
+    check_callables(progress=progress)
     if shape.size < 2:
         raise GoalError(f"board {shape.name!r} has 1 hole: a table of solution counts needs at least 2 "
                         "(the vacancy and a peg)")

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .engine.limits import check_callables
 from .engine.outcome import Reason
 from .errors import GoalError
 from .model.board import Board
@@ -206,14 +207,15 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
         takes them; when given, it replaces ``seconds_per_problem``.
     :param minimize: None, or ``"moves"``: each pair's fewest moves, proved (see the module);
         the survey's ``shortest`` is then the board's fewest over all pairs.
-    :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`, or ``minimize``
-        is unknown.
+    :raises PegsolverError: ``limit`` is not a :class:`~pegsolver.Limit`, ``progress`` is
+        not a function or None, or ``minimize`` is unknown.
     :raises GoalError: a board of one hole, where a vacancy leaves no peg.
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
         of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
     """
     board = resolve_board(board)
     Limit.check(limit)
+    check_callables(progress=progress)
     each = limit if limit is not None else Limit(seconds=seconds_per_problem)
     shape = board.shape
     n = shape.size

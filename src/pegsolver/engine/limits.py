@@ -163,7 +163,14 @@ class Cancel:
 
     def link(self, flag: np.ndarray) -> None:
         """Set ``flag[0]`` too when this is set (now, if it is already): a run's own halt
-        flag, which its threads also set for each other, and which must not set this one."""
+        flag, which its threads also set for each other, and which must not set this one.
+
+        :raises PegsolverError: ``flag`` is not a writable numpy uint8 array of at least 1 item
+            (set() would fail on it later, in whichever thread called it).
+        """
+        if not (isinstance(flag, np.ndarray) and flag.dtype == np.uint8 and flag.size >= 1
+                and flag.flags.writeable):
+            raise PegsolverError(f"a cancel links to a writable numpy uint8 array of 1 item, not {flag!r}")
         with self._lock:
             self._linked.append(flag)
             if self.flag[0]:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import (
     BoardTextError,
+    GoalError,
     IllegalJumpError,
     InvalidJumpError,
     NothingToUndoError,
@@ -38,6 +39,7 @@ class Board:
 
     :raises BoardTextError: pegs outside the shape, a mask that is not a Python or numpy
         integer, or a shape that is not a Shape.
+    :raises GoalError: a ``default_goal`` that is not a Goal or None.
     """
 
     def __init__(self, shape: Shape, pegs_mask: Bitboard, default_goal: Goal | None = None) -> None:
@@ -46,6 +48,8 @@ class Board:
         if (mask := as_whole(pegs_mask)) is None:   # numpy integers too
             raise BoardTextError(f"pegs are given as an int bitboard (bit h: a peg on hole h), not {pegs_mask!r}")
         pegs_mask = mask
+        if default_goal is not None and not isinstance(default_goal, Goal):   # solve() failed on it later
+            raise GoalError(f"a board's default goal is a Goal or None, not {default_goal!r}")
         if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
@@ -163,9 +167,13 @@ class Board:
     def hole_index(self, hole: object) -> Hole:
         """``hole`` as a hole index of this board (a Python int), from a Python or numpy integer.
 
-        :raises UnknownHoleError: not an index 0..size-1 (bools and floats included).
+        :raises UnknownHoleError: not an index 0..size-1 (bools, floats and names included:
+            :meth:`hole` reads names).
         """
         index = as_whole(hole)
+        if isinstance(hole, str):   # the message offered names like 'c1', then refused 'c1'
+            raise UnknownHoleError(f"hole {hole!r} is a name where an index 0..{self.shape.size - 1} of board "
+                                   f"{self.shape.name!r} goes (board.hole({hole!r}) gives its index)")
         if index is None or not 0 <= index < self.shape.size:
             raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
                                    f"{hole_name(self.shape, 0)!r}, or indices 0..{self.shape.size - 1})")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import GoalError
-from .geometry import Hole, Shape
+from .geometry import MAX_SHAPE_HOLES, Hole, Shape
 from .notation import hole_name, parse_hole
 from .numbers import as_whole
 
@@ -61,7 +61,13 @@ class Goal:
         # checked by resolve(), where solve() reports them.
         if not isinstance(self.pegs, int) and (count := as_whole(self.pegs)) is not None:
             object.__setattr__(self, "pegs", count)
+        if not isinstance(self.fewest_pegs, bool):
+            raise GoalError(f"fewest_pegs is True or False, not {self.fewest_pegs!r}")
+        if self.fewest_pegs and (self.finish is not None or self.pegs != 1):   # solve() dropped one of them
+            raise GoalError("a fewest-pegs goal names no finish and no peg count (Goal.fewest())")
         finish = self.finish
+        if isinstance(finish, (bytes, bytearray)):   # iterated, they were hole numbers
+            raise GoalError(f"a goal's finish is a set of holes, not {finish!r}")
         if isinstance(finish, str):
             finish = [finish]
         if finish is not None:
@@ -101,6 +107,8 @@ class Goal:
 
         :raises GoalError: no hole, or a hole listed twice.
         """
+        if isinstance(holes, (bytes, bytearray)):   # iterated, they were hole numbers
+            raise GoalError(f"a goal pattern is holes (names or indices), not {holes!r}")
         if isinstance(holes, str) or not hasattr(holes, "__iter__"):  # one hole, not an iterable of them
             listed = [_hole(holes)]
         else:
@@ -115,9 +123,11 @@ class Goal:
         """The same goal with hole names turned into indices of ``shape``.
 
         :raises GoalError: pegs not a whole number >= 1, an empty pattern, a pattern whose
-            size differs from ``pegs``, or an index off the board.
+            size differs from ``pegs``, an index off the board, or ``shape`` not a Shape.
         :raises UnknownHoleError: a name that is not a hole of the board.
         """
+        if not isinstance(shape, Shape):
+            raise GoalError(f"a goal is resolved against a Shape (board.shape), not a {type(shape).__name__}")
         if not isinstance(self.pegs, int) or isinstance(self.pegs, bool) or self.pegs < 1:
             raise GoalError(f"a goal must leave a whole number of pegs, at least 1, not {self.pegs!r}")
         if self.finish is None:
@@ -163,6 +173,8 @@ class Goal:
         for h in self.finish or ():
             if isinstance(h, str):
                 raise GoalError(f"goal hole {h!r} is a name: resolve the goal against its board first")
+            if not 0 <= h < MAX_SHAPE_HOLES:
+                raise GoalError(f"goal hole {h!r} is no hole index (0 to {MAX_SHAPE_HOLES - 1})")
             holes.append(h)
         return sorted(holes)
 
@@ -173,6 +185,7 @@ class Goal:
             the start has.
         """
         self.resolve(shape)
+        start_mask = _whole(start_mask, "a start's bitboard")
         require_pegs(shape, start_mask)
         start = start_mask.bit_count()
         if self.pegs > start:
@@ -185,23 +198,28 @@ class Goal:
         """
         if self.fewest_pegs:
             raise GoalError("a fewest-pegs goal has no fixed finish: solve it to learn the fewest")
+        pegs_mask = _whole(pegs_mask, "a position's bitboard")
         if self.finish is not None:
             return pegs_mask == self.finish_mask()
         return pegs_mask.bit_count() == self.pegs
 
     def describe(self, shape: Shape, style: str = "algebraic") -> str:
-        """The goal in words, e.g. ``one peg at d4`` (hole names in ``style``)."""
+        """The goal in words, e.g. ``one peg at d4`` (hole names in ``style``).
+
+        :raises GoalError, UnknownHoleError: as :meth:`resolve`, for a hole not on ``shape``.
+        """
         count = "one peg" if self.pegs == 1 else f"{self.pegs} pegs"
         if self.fewest_pegs:
             return "the fewest pegs possible, anywhere"
         if self.finish is None:
             return f"{count} anywhere"
-        names = " ".join(hole_name(shape, h, style) for h in self.finish_holes())
+        names = " ".join(hole_name(shape, h, style) for h in self.resolve(shape).finish_holes())
         return f"{count} at {names}"
 
     def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
         if self.fewest_pegs:
             return {"pegs": None, "finish": None, "fewest": True, "text": self.describe(shape, style)}
         return {"pegs": self.pegs,
-                "finish": None if self.finish is None else [hole_name(shape, h, style) for h in self.finish_holes()],
+                "finish": None if self.finish is None else [hole_name(shape, h, style)
+                                                            for h in self.resolve(shape).finish_holes()],
                 "text": self.describe(shape, style)}

@@ -160,6 +160,9 @@ def find_variant(name: str) -> Variant:
     m = _FAMILY.fullmatch(key)
     if m:
         kind, a, b = m.group("kind"), m.group("a"), m.group("b")
+        if len(a) > 9 or b and len(b) > 9:   # int() refuses past 4,300 digits; any past 9 is too large
+            raise BoardTooLargeError(f"{name[:40]!r}{'...' if len(name) > 40 else ''} has a side of over 9 digits; "
+                                     f"the largest board supported has {MAX_SHAPE_HOLES} holes")
         if kind in ("triangle", "tri") and not b:
             return triangle(int(a) if a else 5)
         if kind == "square" and a and not b:
