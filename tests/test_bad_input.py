@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pegsolver
-from pegsolver import Board, Goal, GoalError, Limit, PegsolverError, solve
+from pegsolver import Board, Goal, GoalError, Limit, PegsolverError, Shape, solve
 from pegsolver.apps.cli import main
 from replay import replay_coords
 
@@ -378,6 +378,15 @@ ENGLISH_SHAPE = pegsolver.find_variant("english").board().shape
     (lambda: pegsolver.analysis.solution_counts("triangle5", progress=5), PegsolverError,
      "progress must be a function or None, not int"),
     (lambda: pegsolver.Cancel().link(None), PegsolverError, "a writable numpy uint8 array of 1 item, not None"),
+    (lambda: Shape("square", 5), pegsolver.BoardTextError, "holes are (row, column) pairs, not 5"),
+    (lambda: Shape("square", "x"), pegsolver.BoardTextError, "a hole is a (row, column) pair, not 'x'"),
+    (lambda: Shape("square", [(0,)]), pegsolver.BoardTextError, "a hole is a (row, column) pair, not (0,)"),
+    (lambda: Shape("square", [("a", "b")]), pegsolver.BoardTextError, "row and column are whole numbers"),
+    (lambda: Shape("square", [(0.5, 0), (0.5, 1), (0.5, 2)]), pegsolver.BoardTextError,
+     "row and column are whole numbers, not (0.5, 0)"),   # to_text and solve raised TypeError later
+    (lambda: Shape("square", [(0, 0), (1, 0)], name=None), pegsolver.BoardTextError, "name is a string, not None"),
+    (lambda: Shape("square", [(0, 0), (10**4, 10**4)]), pegsolver.BoardTextError,
+     "spans over 1,024 rows or columns"),   # its text took 4.2 s
 ])
 def test_api_arguments_are_refused_with_the_package_errors(call, error, words):
     with pytest.raises(error) as caught:

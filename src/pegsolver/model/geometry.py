@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..errors import BoardTextError, BoardTooLargeError
+from .numbers import as_whole
 
 Hole = int
 Coord = tuple[int, int]
@@ -100,6 +101,30 @@ class Jump(NamedTuple):
     to_hole: Hole
 
 
+MAX_SPAN = 1024   # rows or columns a board's holes may span
+
+
+def _pairs(coords: object, name: str) -> tuple[Coord, ...]:
+    """``coords`` as (row, column) pairs of Python ints (numpy integers too).
+
+    :raises BoardTextError: anything else, naming the first bad item."""
+    try:
+        items = list(coords)  # type: ignore[call-overload]
+    except TypeError:
+        raise BoardTextError(f"board {name!r}: holes are (row, column) pairs, not {coords!r}") from None
+    out: list[Coord] = []
+    for rc in items:
+        try:
+            r, c = rc
+        except (TypeError, ValueError):
+            raise BoardTextError(f"board {name!r}: a hole is a (row, column) pair, not {rc!r}") from None
+        rr, cc = as_whole(r), as_whole(c)
+        if rr is None or cc is None:
+            raise BoardTextError(f"board {name!r}: a hole's row and column are whole numbers, not {rc!r}")
+        out.append((rr, cc))
+    return tuple(out)
+
+
 @dataclass(frozen=True, eq=False, init=False)
 class Shape:
     """The holes of a board and the rules that join them.
@@ -110,8 +135,9 @@ class Shape:
     :param rules: ``"orthogonal"`` (4 directions) or ``"diagonal"`` (8) on a square
         grid, ``"triangular"`` (6) on a triangle grid; None: the grid's usual rules
         (the ``rules`` attribute always names the rules in force).
-    :raises BoardTextError: no holes, a hole given twice, an unknown grid or rules that
-        do not fit the grid.
+    :raises BoardTextError: no holes, a hole given twice, a hole that is not a (row, column)
+        pair of whole numbers, holes spanning over MAX_SPAN rows or columns, a name that is
+        not a string, an unknown grid or rules that do not fit the grid.
     :raises BoardTooLargeError: more than ``MAX_SHAPE_HOLES`` holes.
     """
 
@@ -137,6 +163,9 @@ class Shape:
         rules = rules or DEFAULT_RULES[grid]
         check_fit(grid, rules)
         set_(self, "rules", rules)
+        if not isinstance(name, str):
+            raise BoardTextError(f"a board's name is a string, not {name!r}")
+        coords = _pairs(coords, name)
         if not coords:
             raise BoardTextError(f"board {name!r} has no holes")
         if len(coords) > MAX_SHAPE_HOLES:
@@ -145,6 +174,8 @@ class Shape:
         rows = [r for r, _ in coords]
         cols = [c for _, c in coords]
         r0, c0 = min(rows), min(cols)
+        if max(rows) - r0 >= MAX_SPAN or max(cols) - c0 >= MAX_SPAN:   # drawn as text, it took seconds
+            raise BoardTextError(f"board {name!r} spans over {MAX_SPAN:,} rows or columns")
         coords = tuple(sorted((r - r0, c - c0) for r, c in coords))
         if len(set(coords)) != len(coords):
             raise BoardTextError(f"board {name!r} lists a hole twice")
