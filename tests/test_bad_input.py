@@ -394,6 +394,17 @@ def test_api_arguments_are_refused_with_the_package_errors(call, error, words):
     assert words in str(caught.value)
 
 
+def test_a_limit_copies_with_its_cancel_and_styles_are_checked_where_nothing_is_named():
+    import copy
+    cancel = pegsolver.Cancel()
+    copied = copy.deepcopy(Limit(nodes=5, cancel=cancel))   # it raised the Cancel's pickling TypeError
+    assert copied.cancel is cancel and copied.nodes == 5 and copy.copy(cancel) is cancel
+    sol = solve("english")
+    for method in (sol.explanation_in, sol.unsolved_text):   # any style was taken when nothing was named
+        with pytest.raises(PegsolverError, match="unknown notation style 'bogus'"):
+            method("bogus")
+
+
 def test_a_hole_name_where_an_index_goes_says_how_to_get_the_index():
     # the message offered "names like 'c1'" and then refused 'c1'
     board = pegsolver.find_variant("english").board()

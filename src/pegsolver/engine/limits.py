@@ -149,6 +149,12 @@ class Cancel:
         self._linked: list[np.ndarray] = []        # a run's own halt flags, set with this one
         self._lock = threading.Lock()
 
+    def __copy__(self) -> Cancel:
+        return self   # a handle: a copied Limit must still stop when the caller's Cancel is set
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cancel:
+        return self
+
     def __reduce__(self) -> Any:
         # the core reads the flag in this process's memory: a copy elsewhere would stop nothing
         raise TypeError("a Cancel stops runs in the process that made it and cannot be pickled or sent to "

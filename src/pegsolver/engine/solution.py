@@ -11,7 +11,7 @@ from ..errors import IllegalJumpError
 from ..model.board import Board
 from ..model.geometry import Jump
 from ..model.goal import Goal, plural
-from ..model.notation import group_moves, jump_name, move_name
+from ..model.notation import check_style, group_moves, jump_name, move_name
 from ..model.notation import hole_name as name_of_hole
 from ..proofs.obstacles import Proof
 from .compile import STRATEGY_HELP
@@ -172,12 +172,18 @@ class Solution:
 
     def explanation_in(self, style: str = "algebraic") -> str:
         """``explanation`` with its hole names in ``style`` (as ``to_text`` takes it): a
-        position class or pagoda proof is stated again in that notation."""
+        position class or pagoda proof is stated again in that notation.
+
+        :raises PegsolverError: an unknown ``style``."""
+        check_style(style)
         return self.explanation if self.proof is None or style == "algebraic" else self.proof.text(style)
 
     def unsolved_text(self, style: str = "algebraic") -> str:
         """Why the answer is not solved, in one line: the proof (hole names in ``style``), or
-        what stopped the search (for a solved answer: ``solved``)."""
+        what stopped the search (for a solved answer: ``solved``).
+
+        :raises PegsolverError: an unknown ``style``."""
+        check_style(style)
         if self.solved:
             return "solved"
         if self.reason.proves_impossible:
