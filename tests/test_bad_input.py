@@ -399,6 +399,9 @@ def test_a_limit_copies_with_its_cancel_and_styles_are_checked_where_nothing_is_
     cancel = pegsolver.Cancel()
     copied = copy.deepcopy(Limit(nodes=5, cancel=cancel))   # it raised the Cancel's pickling TypeError
     assert copied.cancel is cancel and copied.nodes == 5 and copy.copy(cancel) is cancel
+    with pytest.raises(PegsolverError, match="after\\(\\) takes the nodes spent"):
+        Limit(nodes=10).after("x", 1.0)                     # int - str, from inside
+    assert Limit(nodes=10).after(4, 0.5) == Limit(nodes=6) and Limit(nodes=10).after(10, 0.0) is None
     sol = solve("english")
     for method in (sol.explanation_in, sol.unsolved_text):   # any style was taken when nothing was named
         with pytest.raises(PegsolverError, match="unknown notation style 'bogus'"):

@@ -267,7 +267,13 @@ class Limit:
 
     def after(self, nodes: int, seconds: float) -> Limit | None:
         """What is left of this limit once ``nodes`` positions and ``seconds`` have been
-        spent; None when the node or the time limit has run out."""
+        spent; None when the node or the time limit has run out.
+
+        :raises PegsolverError: ``nodes`` not a whole number or ``seconds`` not a number.
+        """
+        if as_whole(nodes) is None or isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise PegsolverError(f"after() takes the nodes spent (a whole number) and the seconds (a number), "
+                                 f"not {nodes!r} and {seconds!r}")
         left_nodes = None if self.nodes is None else self.nodes - nodes
         left_seconds = None if self.seconds is None else self.seconds - seconds
         if (left_nodes is not None and left_nodes <= 0) or (left_seconds is not None and left_seconds <= 0):
