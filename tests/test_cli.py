@@ -408,3 +408,14 @@ def test_closed_output_streams_are_an_error_or_ignored_not_a_traceback():
                       preexec_fn=lambda: os.close(2))
     out, _ = proc.communicate(timeout=60)
     assert json.loads(out)["solved"] in (True, False)
+
+
+def test_an_os_error_without_words_is_named_by_its_type(monkeypatch, capsys):
+    # Dask's start-up TimeoutError reached this handler as "cannot write the output: " and nothing
+    from pegsolver.apps import cli
+
+    def fails(args):
+        raise TimeoutError()
+    monkeypatch.setitem(cli.COMMANDS, "boards", fails)
+    assert main(["boards"]) == 2
+    assert capsys.readouterr().err.endswith("cannot write the output: TimeoutError\n")

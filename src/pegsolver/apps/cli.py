@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except OSError as e:  # e.g. writing to a full disk
-        print(f"pegsolver: error: cannot write the output: {e.strerror or e or type(e).__name__}", file=sys.stderr)
+        print(f"pegsolver: error: cannot write the output: {e.strerror or str(e) or type(e).__name__}", file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -282,7 +282,7 @@ def _start_local(dask: Any, workers: int | None, budget: int) -> tuple[Any, Any,
                                         silence_logs=logging.ERROR, local_directory=scratch,
                                         memory_limit=max(budget // (workers or 1), WORKER_LEAST) if budget
                                         else "auto")
-    except (TimeoutError, OSError) as e:   # Dask's start-up timed out (a TimeoutError is an OSError)
+    except OSError as e:   # Dask's start-up timed out (its TimeoutError is an OSError)
         shutil.rmtree(scratch, ignore_errors=True)
         raise ClusterError(f"could not start a Dask LocalCluster of {workers or 1} worker(s): "
                            f"{str(e) or 'its start-up timed out'} (start fewer workers)") from None

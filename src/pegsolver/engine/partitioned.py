@@ -366,7 +366,7 @@ def _skewed(stop: LevelStop, sizes: Any, cap: int, k: int) -> LevelStop:
     # A merge past the budget where one key range (shard) alone holds more children than a
     # partition may: partitions are cut between ranges, so no budget below it can help.
     # Nearly full positions of a 64-hole board share their top holes' pegs (square8's
-    # level 10: 76% of its keys in one range of 256).
+    # level 10: 77% of its children in one range of 512).
     if stop.reason is not Reason.MEMORY_LIMIT or sizes is None or int(sizes.max()) <= cap:
         return stop
     big = int(sizes.max())

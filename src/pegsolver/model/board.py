@@ -170,10 +170,10 @@ class Board:
         :raises UnknownHoleError: not an index 0..size-1 (bools, floats and names included:
             :meth:`hole` reads names).
         """
-        index = as_whole(hole)
         if isinstance(hole, str):   # the message offered names like 'c1', then refused 'c1'
             raise UnknownHoleError(f"hole {hole!r} is a name where an index 0..{self.shape.size - 1} of board "
                                    f"{self.shape.name!r} goes (board.hole({hole!r}) gives its index)")
+        index = as_whole(hole)
         if index is None or not 0 <= index < self.shape.size:
             raise UnknownHoleError(f"no hole {hole!r} on board {self.shape.name!r} (names like "
                                    f"{hole_name(self.shape, 0)!r}, or indices 0..{self.shape.size - 1})")
