@@ -419,3 +419,18 @@ def test_an_os_error_without_words_is_named_by_its_type(monkeypatch, capsys):
     monkeypatch.setitem(cli.COMMANDS, "boards", fails)
     assert main(["boards"]) == 2
     assert capsys.readouterr().err.endswith("cannot write the output: TimeoutError\n")
+
+
+def test_a_second_board_file_is_refused_and_a_triangle_drawn_names_the_options(tmp_path, capsys):
+    # a trial's second --board was used and the first dropped without a word
+    row = tmp_path / "row.txt"
+    row.write_text("o o .\n")
+    with pytest.raises(SystemExit) as stop:   # argparse's own error
+        main(["solve", "--board", str(row), "--board", str(row)])
+    assert stop.value.code == 2 and "argument --board: given twice" in capsys.readouterr().err
+    tri = tmp_path / "tri.txt"
+    tri.write_text("    o\n   o o\n  o . o\n")
+    code, _, err = run(capsys, "solve", "--board", str(tri))
+    assert code == 2 and "on the command line --rules triangular or --grid triangle" in err
+    code, out, _ = run(capsys, "solve", "--board", str(tri), "--grid", "triangle")
+    assert code in (0, 1) and "(6 holes, triangular jumps)" in out

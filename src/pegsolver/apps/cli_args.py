@@ -202,7 +202,8 @@ def add_board_args(p: argparse.ArgumentParser, json: bool = True) -> None:
     p.add_argument("variant", nargs="?",
                    help="variant name (english, french, wiegleb, diamond, asymmetric, triangleN, squareN, "
                         "rectRxC, NAME-diagonal) or a board file (.toml, or drawn text); default: english")
-    p.add_argument("--board", metavar="FILE", help="read the start from a board file (.toml, or drawn text)")
+    p.add_argument("--board", metavar="FILE", action=Once,
+                   help="read the start from a board file (.toml, or drawn text)")
     p.add_argument("--rules", choices=RULES, help="jump rules of a drawn-text board file (default: orthogonal)")
     p.add_argument("--grid", choices=GRIDS, help="grid of a drawn-text board file (triangle = triangular rules)")
     p.add_argument("--notation", choices=STYLES, default="algebraic",

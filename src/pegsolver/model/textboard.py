@@ -112,7 +112,8 @@ def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
         y, x, _ = next(c for c in cells if c[1] % 2 == odd_one)
         raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
                                    "(a line shifted by one character?); a board drawn as a triangle is read "
-                                   "on the triangle grid (the triangular rules' own, or grid triangle)")
+                                   "on the triangle grid (rules='triangular' or grid='triangle'; on the command line "
+                                   "--rules triangular or --grid triangle)")
     if touching:
         _refuse_spaced_line(by_line, lines)
     spaced = not touching and len(parity) == 1 and len({x for _, x, _ in cells}) > 1
