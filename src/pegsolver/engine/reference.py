@@ -28,6 +28,7 @@ def _set_bytes(keys: set[int]) -> int:
     # what Python holds for the dead-position set: its hash table and each int key
     return sys.getsizeof(keys) + sum(sys.getsizeof(k) for k in keys)
 
+
 class SearchResult(TypedDict):
     """What one search returns, from the compiled core (``pegcore._search64.search``) and
     from this reference alike. Jumps are rows of :attr:`Problem.jumps`."""
@@ -51,6 +52,11 @@ class SearchResult(TypedDict):
 
 
 BeamEntry = tuple[int, int, int, int]  # a position kept by the beam: (pegs, score, parent index, jump)
+
+
+def _level_bytes(level: list[BeamEntry]) -> int:
+    # what Python holds for a beam's level: the list, its tuples and their ints
+    return sys.getsizeof(level) + sum(sys.getsizeof(e) + sum(sys.getsizeof(x) for x in e) for e in level)
 
 
 class _Stop(Exception):
@@ -85,7 +91,7 @@ def search(problem: Problem, node_limit: int = 0, seconds: float = 0.0,
         "table_hits": s.table_hits,
         "pagoda_prunes": s.pagoda_prunes,
         "table_entries": s.entries if beam else len(s.dead),
-        "table_bytes": 0 if beam else _set_bytes(s.dead),
+        "table_bytes": s.beam_peak if beam else _set_bytes(s.dead),
         "table_replaced": 0,
         "seconds": time.monotonic() - s.t0,
         "best_pegs": None if beam else s.fewest_pegs,
@@ -123,6 +129,8 @@ class _Search:
         self.path: list[int] = []
         self.tests = self.nodes = self.dead_ends = self.table_hits = self.pagoda_prunes = 0
         self.entries = 0  # positions the beam kept
+        self.beam_held = 0   # bytes of the beam's levels kept, and the most they and a new level held
+        self.beam_peak = 0
         self.stop = STOP_NONE
         self.fewest_pegs: int | None = None  # the fewest pegs of a dead end met, as the core keeps them
         self.fewest_path: list[int] = []     # and the jumps to it
@@ -250,6 +258,7 @@ class _Search:
                 best = sorted(range(len(kids)), key=lambda k: (kids[k][1], k))[:self.beam_width]
                 kids = [kids[k] for k in sorted(best)]
             self.entries += len(kids)
+            self.beam_held += _level_bytes(kids)
             if not kids:
                 self.stop = STOP_BEAM if cut else STOP_NONE
                 return False
@@ -278,6 +287,7 @@ class _Search:
                     continue
                 seen.add(key)
                 kids.append((child, self.score(child), i, j))
+        self.beam_peak = max(self.beam_peak, self.beam_held + _level_bytes(kids) + _set_bytes(seen))
         return kids
 
     def _beam_finish(self, levels: list[list[BeamEntry]]) -> bool:
