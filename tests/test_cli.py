@@ -425,8 +425,10 @@ def test_a_second_board_file_is_refused_and_a_triangle_drawn_names_the_options(t
     # a trial's second --board was used and the first dropped without a word
     row = tmp_path / "row.txt"
     row.write_text("o o .\n")
+    other = tmp_path / "other.txt"
+    other.write_text(". o o\n")
     with pytest.raises(SystemExit) as stop:   # argparse's own error
-        main(["solve", "--board", str(row), "--board", str(row)])
+        main(["solve", "--board", str(row), "--board", str(other)])
     assert stop.value.code == 2 and "argument --board: given twice" in capsys.readouterr().err
     tri = tmp_path / "tri.txt"
     tri.write_text("    o\n   o o\n  o . o\n")
@@ -434,3 +436,26 @@ def test_a_second_board_file_is_refused_and_a_triangle_drawn_names_the_options(t
     assert code == 2 and "on the command line --rules triangular or --grid triangle" in err
     code, out, _ = run(capsys, "solve", "--board", str(tri), "--grid", "triangle")
     assert code in (0, 1) and "(6 holes, triangular jumps)" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "english", "--strategy", "seed", "--strategy", "guided"],
+    ["solve", "english", "--svg", "a.svg", "--svg", "b.svg"],
+    ["solve", "english", "--backend", "core", "--backend", "reference"],
+    ["bench", "--nodes", "10", "--nodes", "20"],
+    ["table", "triangle5", "--seconds=1", "--seconds", "5"],
+    ["count", "triangle5", "--threads", "1", "--threads", "2"],
+])
+def test_a_single_value_option_given_twice_is_refused(argv, capsys, tmp_path, monkeypatch):
+    # a trial's --strategy seed --strategy guided ran guided, and --svg a.svg --svg b.svg
+    # never wrote a.svg: argparse keeps the last value without a word
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and f"argument {argv[-2].split('=')[0]}: given twice" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_same_value_given_twice_is_taken_once(capsys):
+    code, out, _ = run(capsys, "solve", "english", "--strategy", "seed", "--strategy", "seed")
+    assert code == 0 and "tests 391,859" in out

@@ -53,6 +53,11 @@ class CommandParser(JsonErrorParser):
 
     _inside = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in (None, "store"):   # a single-value option refuses a second value
+            self.register("action", name, Once)
+
     @overload  # argparse's three forms: with no namespace, a new Namespace is returned
     def parse_known_args(self, args: Iterable[str] | None = None,
                          namespace: None = None) -> tuple[argparse.Namespace, list[str]]: ...
@@ -159,15 +164,19 @@ def whole(text: str) -> int:
 whole.__name__ = "whole number"   # argparse's error names the type by it
 
 
-class Once(argparse.Action):
-    """An option that takes one value and refuses a second (argparse keeps the last one
-    silently, where solve's --finish adds holes: a second --finish here was dropped)."""
+class Once(argparse._StoreAction):
+    """An option that takes one value and refuses a different second one: argparse keeps
+    the last silently, so ``--svg a.svg --svg b.svg`` never wrote a.svg and ``--strategy seed
+    --strategy guided`` ran guided. Every single-value option of a command is one (see
+    CommandParser); the same value given twice is taken once."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        before = getattr(namespace, self.dest, None)
-        if before is not None:
-            parser.error(f"argument {option_string}: given twice ({before} and {values}); it takes one value")
+        given: dict[str, Any] = namespace.__dict__.setdefault("_given_once", {})
+        if option_string is not None and self.dest in given and given[self.dest] != values:
+            parser.error(f"argument {option_string}: given twice ({given[self.dest]} and {values}); "
+                         "it takes one value")
+        given[self.dest] = values
         setattr(namespace, self.dest, values)
 
 
