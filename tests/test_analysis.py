@@ -231,6 +231,8 @@ def test_cli_count(capsys):
     assert main(["count", "triangle5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["levels"][0] == 1 and out["total"] == sum(out["levels"]) and sum(out["finishes"].values()) == 29_760
+    # the text's sequences column too (a trial found it missing): the last level's are the solutions
+    assert out["sequences"][0] == 1 and out["sequences"][-1] == 29_760 and len(out["sequences"]) == 14
     assert main(["count", "triangle5", "--table"]) == 0
     assert "438,984" in capsys.readouterr().out
     assert main(["count", "french", "--memory-gb", "0.0625"]) == 1  # stopped cleanly at the budget

@@ -417,3 +417,36 @@ def test_a_hole_name_where_an_index_goes_says_how_to_get_the_index():
     with pytest.raises(pegsolver.UnknownHoleError, match="hole 'd2' is a name where an index"):
         board.push(pegsolver.Jump("d2", "d3", "d4"))
     assert board.hole("c1") == 0 and board.hole_index(np.int64(16)) == 16
+
+
+def test_fifth_trial_findings(capsys, tmp_path):
+    # board files: an empty [goal] read as one peg anywhere (dropping english's d4); a name
+    # with a newline broke the header; a board too large lost the file's name
+    for text, message in (('variant = "english"\n[goal]\n', "line 2: the [goal] table is empty"),
+                          ('name = "a\\nb"\nboard = "o o ."\n', "line 1: 'name' must be one line"),
+                          ("board = '''\n" + "o" * 12 + "\n" * 1 + ("o" * 12 + "\n") * 11 + "'''\n",
+                           "b.toml: board text has more than 128 holes")):
+        path = tmp_path / "b.toml"
+        path.write_text(text)
+        code, _, err = run(capsys, "solve", str(path))
+        assert code == 2 and message in err, err
+    # a TOML file under .txt says so, rather than only naming a character of the drawing
+    (tmp_path / "b.txt").write_text('variant = "french"\n')
+    code, _, err = run(capsys, "solve", str(tmp_path / "b.txt"))
+    assert code == 2 and "name it .toml" in err
+    # two-digit hole numbers on a board over 9 rows: refused as --notation numeric is
+    code, out, _ = run(capsys, "replay", "square11", "11-31")
+    assert code == 2 and "need at most 9 rows and columns" in out
+    # a lone trailing dash is an item of its own, not glued to the legal move before it
+    code, out, _ = run(capsys, "replay", "english", "d2-d4 b3-d3 -")
+    assert code == 2 and "2. b3-d3        ok" in out and "3. -" in out
+    # book numbering with a parenthesis
+    code, out, _ = run(capsys, "replay", "english", "1) d2-d4 2) f3-d3")
+    assert code == 0 and "2. f3-d3" in out
+    # an unknown option is named alone, not with the moves that followed it
+    with pytest.raises(SystemExit):
+        main(["replay", "english", "--boards", "d2-d4"])
+    assert "unknown option --boards (" in capsys.readouterr().err
+    # '.svg' is a suffix with no name
+    code, _, err = run(capsys, "solve", "english", "--svg", str(tmp_path / ".svg"))
+    assert code == 2 and "after a name" in err

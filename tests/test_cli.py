@@ -126,7 +126,7 @@ def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monk
     assert code == 0 and data["jumps"] == ["a1-c1", "d1-b1"]
     with pytest.raises(SystemExit):  # a word after '--' is never an option
         main(["replay", "english", "--", "d2-d4", "--json"])
-    assert "unrecognized arguments: --json" in capsys.readouterr().err
+    assert "unknown option --json" in capsys.readouterr().err
 
 
 def test_a_negative_number_is_read_as_the_value_of_its_option(capsys):
@@ -459,3 +459,13 @@ def test_a_single_value_option_given_twice_is_refused(argv, capsys, tmp_path, mo
 def test_the_same_value_given_twice_is_taken_once(capsys):
     code, out, _ = run(capsys, "solve", "english", "--strategy", "seed", "--strategy", "seed")
     assert code == 0 and "tests 391,859" in out
+
+
+def test_the_text_gives_the_closest_dead_end_as_the_json_does(capsys):
+    # a trial found closest (12 jumps, 2 pegs) in --json and nothing in the text
+    code, out, _ = run(capsys, "solve", "rect3x5", "--json")
+    closest = json.loads(out)
+    code, out, _ = run(capsys, "solve", "rect3x5")
+    line = next(x for x in out.splitlines() if x.startswith("closest: "))
+    assert line.startswith(f"closest: {closest['closest_pegs']} pegs left")
+    assert line.split(": ", 2)[2].count("-") == len(closest["closest"]) == 12   # one dash a jump

@@ -90,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         raise_early_signal()   # a signal whose exception was caught as the arguments were read
         if extra:  # the command's parser says it, so that its help is the one pointed to
-            commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+            # an unknown option takes the words after it: name it alone ("replay english
+            # --boards d2-d4" called the moves unrecognized too)
+            unknown = [w.split("=")[0] for w in extra if w.startswith("--") and len(w) > 2]
+            commands[args.command].error(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)}" if unknown
+                                         else f"unrecognized arguments: {' '.join(extra)}")
         # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
         guard = interrupt_guard(ending=True)
         if args.command == "play":

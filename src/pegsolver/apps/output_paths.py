@@ -23,8 +23,9 @@ def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[s
     p = Path(path)
     if p.is_dir():
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: it is a directory")
-    if suffixes and p.suffix.lower() not in suffixes:
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: its name must end in {', '.join(suffixes)}")
+    if suffixes and p.suffix.lower() not in suffixes:   # '.svg' alone is a name with no suffix
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: its name must end in {', '.join(suffixes)}"
+                              + (", after a name (pictures.svg)" if p.name.lower() in suffixes else ""))
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {_not_a_directory(folder)}")

@@ -141,7 +141,8 @@ class Analysis:
         return self._winning[k]
 
     def to_json(self, hole_name: Callable[[Hole], str] | str = "algebraic") -> dict[str, Any]:
-        """JSON-ready data: levels (positions per jump count), total, winning, solutions,
+        """JSON-ready data: levels (positions per jump count), their dead ends and jump
+        sequences, total, winning, solutions,
         games, seconds and the rest. ``hole_name``: a notation style (as the other results
         take), or a function naming a hole."""
         if isinstance(hole_name, str):
@@ -157,6 +158,8 @@ class Analysis:
             "levels": [lv.positions for lv in self.levels],
             "winning_levels": None if self.winning is None else [lv.winning for lv in self.levels],
             "dead_ends": [lv.dead_ends for lv in self.levels],
+            # jump sequences from the start reaching each level (None without counts), as the text's column
+            "sequences": [lv.sequences for lv in self.levels],
             "total": self.total,
             "winning": self.winning,
             "solutions": self.solutions,

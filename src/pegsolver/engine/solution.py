@@ -152,6 +152,10 @@ class Solution:
             lines.append("final: " + " ".join(name_of_hole(shape, h, style) for h in self.final.pegs()))
         if not self.solved:
             lines.append(self.unsolved_text(style))
+            if self.closest and not self.jumps:   # as --json's closest and closest_pegs
+                moves = [move_name(shape, m, style) for m in group_moves(self.closest)]
+                lines.append(f"closest: {plural(self.start.peg_count - len(self.closest), 'peg')} left, the "
+                             f"fewest of the dead ends met, after {plural(len(moves), 'move')}: {', '.join(moves)}")
         elif self.optimal is False:
             lines.append(f"not proved minimal: {self.explanation}")
         lines.append(f"stats: tests {st.tests:,}  nodes {st.nodes:,}  dead ends {st.dead_ends:,}  "

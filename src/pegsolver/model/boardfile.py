@@ -79,8 +79,18 @@ def load_with_start(path: str | Path, grid: str | None = None,
     try:
         board = Board.from_text(text, grid=grid, name=Path(path).stem, rules=rules)
     except (BoardTextError, BoardTooLargeError) as e:
-        raise type(e)(f"board file {str(path)!r}, {e}") from None
+        # TOML saved under another suffix was read as a drawing: its message spoke of cells
+        hint = " (it reads as a TOML board file: name it .toml)" if _looks_like_toml(text) else ""
+        raise type(e)(f"board file {str(path)!r}, {e}{hint}") from None
     return board, None, bool(board.vacancies())
+
+
+def _looks_like_toml(text: str) -> bool:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return bool(set(data) & KEYS)
 
 
 def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
@@ -92,7 +102,7 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
         raise BoardTextError(f"{source}: not valid TOML: {e}") from None
 
     def fail(key: str, reason: str) -> BoardTextError:
-        line = _line_of(raw, rf"^\s*{re.escape(key)}\s*=")
+        line = _line_of(raw, rf"^\s*({re.escape(key)}\s*=|\[\s*{re.escape(key)}\s*\])")   # a key or a table
         where = f", line {line}" if line else ""
         return BoardTextError(f"{source}{where}: {reason}")
 
@@ -102,6 +112,8 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
     name = data.get("name", Path(source).stem if source != "board file" else "custom")
     if not isinstance(name, str) or not name.strip():
         raise fail("name", f"'name' must be a non-empty string, not {_shown(name)}")
+    if not name.isprintable():   # a newline in it broke the answer's header across lines
+        raise fail("name", f"'name' must be one line of printable characters, not {_shown(name)}")
     rules = data.get("rules")
     if rules is not None and rules not in RULES:
         raise fail("rules", f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
@@ -177,6 +189,8 @@ def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | Non
         first = start + 1 if re.search(r"=\s*('''|\"\"\")\s*$", opener) else start
         col = f", column {e.column}" if e.column else ""
         raise BoardTextError(f"{source}, line {first + e.line - 1}{col}: {e.reason}") from None
+    except BoardTooLargeError as e:   # named by the file, as a drawn .txt board's is
+        raise BoardTooLargeError(f"{source}: {e}") from None
     return Board(shape, pegs)
 
 
@@ -188,6 +202,9 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     unknown = sorted(set(table) - GOAL_KEYS)
     if unknown:
         raise fail(unknown[0], f"unknown goal key {unknown[0]!r}; expected finish or pegs")
+    if not table:   # it read as one peg anywhere, dropping a variant's own goal without a word
+        raise fail("goal", "the [goal] table is empty: give its finish and/or pegs, or leave [goal] out "
+                           "for the board's own goal")
     finish = table.get("finish", "any")
     pegs = table.get("pegs", 1)
     if not isinstance(pegs, int) or isinstance(pegs, bool) or pegs < 1:

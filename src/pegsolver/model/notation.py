@@ -83,7 +83,8 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
 
     :param style: ``"numeric-rc"`` reads two-digit numbers row first; any other style (or
         None) reads them column first. Algebraic names are read in every style.
-    :raises UnknownHoleError: the name is malformed or names no hole of this board.
+    :raises UnknownHoleError: the name is malformed or names no hole of this board, or is a
+        two-digit number on a square board of more than 9 rows or columns.
     :raises PegsolverError: an unknown style.
     """
     if style is not None:
@@ -91,6 +92,11 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
     name = text.strip().lower()
     if shape.grid == SQUARE:
         if is_hole_number(name):
+            rows, cols = (max(x) + 1 for x in zip(*shape.coords))
+            if rows > 9 or cols > 9:   # as hole_name: two digits cannot name every hole
+                raise UnknownHoleError(f"{text!r}: two-digit hole numbers need at most 9 rows and columns; "
+                                       f"board {shape.name!r} has {rows} rows and {cols} columns: name holes "
+                                       "by letter and row (a1)")
             if style == "numeric-rc":
                 rc, where = (int(name[0]) - 1, int(name[1]) - 1), f"row {name[0]}, column {name[1]}"
             else:
@@ -148,15 +154,18 @@ def split_moves(text: str) -> list[str]:
     spaces around a dash (``d2 – d4``) are read as ``d2-d4``. Two commas (or semicolons)
     with no move between them give an empty string there, for the caller to refuse; a
     separator at either end is dropped. Move numbers (``1. d2-d4 2. f3-d3``, as books and
-    ``solve`` write a list) are skipped, once checked against the moves' places.
+    ``solve`` write a list, or ``1) d2-d4``) are skipped, once checked against the moves' places.
 
     :raises InvalidJumpError: a move number out of place (``1. d2-d4 3. f3-d3``: a move lost
         in copying the list).
     """
-    text = re.sub(r"\s*[-\u2010-\u2015\u2212]\s*", "-", text.strip())
+    # a dash joins the words on either side; one with no word on a side stays an item of its
+    # own (a trailing '-' was glued to the move before it, which was then unreadable)
+    text = re.sub(r"(?<=\w)\s*[-\u2010-\u2015\u2212]\s*(?=\w)", "-", text.strip())
+    text = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
     parts: list[str] = []
     for part in re.split(r"\s*[,;]\s*|\s+", text):
-        numbered = re.match(r"(\d+)\.", part)
+        numbered = re.match(r"(\d+)[.)]", part)   # "1." or "1)"
         if numbered is None:
             parts.append(part)
             continue
