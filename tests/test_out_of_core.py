@@ -604,3 +604,18 @@ def test_a_server_speaking_another_protocol_is_named_so_not_out_of_memory(monkey
     finally:
         server.close()
     assert "but not as a Dask scheduler" in str(err.value) and "MemoryError" not in str(err.value)
+
+
+def test_a_cluster_at_an_address_takes_its_workers_memory_as_the_budget():
+    # the budget was this machine's 3/4 of memory, whatever the workers could hold
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=50, memory_limit="300MiB")
+    try:
+        a = analyse("triangle5", cluster=cluster.scheduler_address)
+        assert not a.stopped and a.budget_bytes == 2 * 300 * MIB * 3 // 4
+        assert figures(a) == figures(analyse("triangle5"))
+        given = analyse("triangle5", cluster=cluster.scheduler_address, memory_bytes=64 * MIB)
+        assert given.budget_bytes == 64 * MIB
+    finally:
+        cluster.close()

@@ -142,6 +142,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     check_callables(progress=progress, on_step=on_step)
     board, finish = _problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
+    budget_given = memory_bytes is not None or (isinstance(limit, Limit) and limit.memory_bytes is not None)
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
@@ -160,8 +161,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
         result.stopped, result.message = Reason.CANCELLED, "stopped by a cancel before the start"
     else:
         run = make_run(shape, group, limit, deadline, keep_positions, spill, resume, workers, cluster,
-                       stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish)
+                       stage_bytes(shape, level_bounds(shape, start, len(group)), stage_cap), finish, budget_given)
         run.on_step, run.cancel = on_step, limit.cancel
+        result.budget_bytes = run.budget   # a cluster's own when none was given
         _count(result, run, keep_positions, progress)
         result.peak_bytes = run.peak
     return _settle(result, t0)
@@ -270,17 +272,20 @@ def finish_hole(shape: Shape, finish: int | str | None) -> int | None:
 
 def make_run(shape: Shape, group: list[Perm], limit: Limit, deadline: float | None, keep_positions: bool,
              spill: str | os.PathLike[str] | None, resume: bool, workers: int | None, cluster: str | None,
-             stage: int, finish: int | None) -> LevelRun:
+             stage: int, finish: int | None, budget_given: bool = True) -> LevelRun:
     """The engine for a run: tables in memory (the default), partitions on disk (``spill``),
-    or partitions on a Dask cluster (``workers`` or ``cluster``)."""
+    or partitions on a Dask cluster (``workers`` or ``cluster``; without ``budget_given``, a
+    cluster at an address takes its workers' memory as the budget)."""
     assert limit.threads is not None and limit.memory_bytes is not None
     if workers is not None or cluster is not None:
         from .engine.cluster import DaskRun
         return DaskRun(shape, group, limit.memory_bytes, deadline, workers=workers, address=cluster, spill=spill,
-                       resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish)
+                       resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish,
+                       budget_given=budget_given)
     if spill is not None:
         return PartitionedRun(shape, group, limit.threads, limit.memory_bytes, deadline, spill=os.fspath(spill),
-                              resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish)
+                              resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish,
+                       budget_given=budget_given)
     if resume:
         raise PegsolverError("resume needs the spill directory of the run to resume")
     return LevelRun(shape, group, limit.threads, limit.memory_bytes, deadline, stage)

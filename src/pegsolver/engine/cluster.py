@@ -90,15 +90,19 @@ class FutureStore(MemoryStore):
 
 class DaskRun(PartitionedRun):
     """Out-of-core levels on Dask: ``workers`` processes started here, or the scheduler at
-    ``address``; the memory budget is shared by the workers."""
+    ``address``; the memory budget is shared by the workers (at an address, unless
+    ``budget_given``, it is 3/4 of the workers' memory limits added up)."""
 
     def __init__(self, shape: Shape, group: list[Perm], budget: int, deadline: float | None,
                  workers: int | None = None, address: str | None = None, spill: Any = None, resume: bool = False,
-                 keep_levels: bool = False, board_name: str = "", finish: int | None = None) -> None:
+                 keep_levels: bool = False, board_name: str = "", finish: int | None = None,
+                 budget_given: bool = True) -> None:
         if spill is not None or resume:
             raise ClusterError("a cluster keeps the partitions in its workers' memory: --spill and --resume "
                                "apply to runs on this machine")
         self.client, self.local, self.scratch = connect(workers, address, budget)
+        if address is not None and not budget_given:   # the workers' memory, not this machine's
+            budget = workers_budget(self.client) or budget
         n = max(len(self.client.scheduler_info().get("workers", {})), 1)
         threads = 1 << (n.bit_length() - 1)
         super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name,
@@ -221,6 +225,13 @@ def _join(Client: Any, address: str) -> Any:
     why = (f"no handshake in {CONNECT_SECONDS + 5} s" if e is None else "its answer is not a Dask message"
            if isinstance(e, MemoryError) else type(e).__name__)
     raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler ({why})")
+
+
+def workers_budget(client: Any) -> int | None:
+    """3/4 of the memory a cluster's workers may hold, added up (their ``memory_limit``), as a
+    run here takes 3/4 of this machine's; None when a worker has no limit or none answers."""
+    limits = [w.get("memory_limit") for w in client.scheduler_info().get("workers", {}).values()]
+    return sum(limits) * 3 // 4 if limits and all(limits) else None
 
 
 def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[Any, Any, str]:
