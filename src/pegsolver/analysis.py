@@ -284,8 +284,7 @@ def make_run(shape: Shape, group: list[Perm], limit: Limit, deadline: float | No
                        budget_given=budget_given)
     if spill is not None:
         return PartitionedRun(shape, group, limit.threads, limit.memory_bytes, deadline, spill=os.fspath(spill),
-                              resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish,
-                       budget_given=budget_given)
+                              resume=resume, keep_levels=keep_positions, board_name=shape.name, finish=finish)
     if resume:
         raise PegsolverError("resume needs the spill directory of the run to resume")
     return LevelRun(shape, group, limit.threads, limit.memory_bytes, deadline, stage)
