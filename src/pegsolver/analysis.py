@@ -57,8 +57,8 @@ from .solver import resolve_board
 MAX_WORKERS = 256   # Dask worker processes a run starts here at most
 WORKERS_PER_CPU = 4  # and at most this many a CPU: 100 on 2 CPUs took 133 s to start, then timed out
 
-__all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "analyse", "default_threads",
-           "estimate_bytes", "level_bound", "solution_counts"]
+__all__ = ["Analysis", "AnalysisStopped", "Level", "Limit", "STOP_REASONS", "SolutionCounts", "analyse",
+           "default_threads", "estimate_bytes", "level_bound", "solution_counts"]
 
 
 def enum_limit(limit: Limit | None, threads: int | None, memory_bytes: int | None, seconds: float | None,
@@ -297,6 +297,10 @@ class AnalysisStopped(PegsolverError):
         super().__init__(message)
         self.reason = reason
         self.partial = partial   # solution_counts: the vacancies finished before the stop
+
+    def __reduce__(self) -> tuple[type[AnalysisStopped], tuple[str, str, SolutionCounts | None]]:
+        # pickled with its reason (a process pool sends a worker's exception back so)
+        return type(self), (str(self), self.reason, self.partial)
 
 
 def solution_counts(shape: Shape | Board | str, threads: int | None = None, memory_bytes: int | None = None,

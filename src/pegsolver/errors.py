@@ -3,6 +3,7 @@
 All of them derive from :class:`PegsolverError` (itself a :class:`ValueError`), so a
 caller can catch one family; the CLI turns them into a message and exit code 2.
 """
+from __future__ import annotations
 
 
 class PegsolverError(ValueError):
@@ -20,6 +21,9 @@ class BoardTextError(PegsolverError):
                  reason: str | None = None):
         super().__init__(message)
         self.line, self.column, self.reason = line, column, reason or message
+
+    def __reduce__(self) -> tuple[type[BoardTextError], tuple[str, int | None, int | None, str]]:
+        return type(self), (str(self), self.line, self.column, self.reason)   # pickled with its place
 
 
 def text_error(line: int, column: int | None, reason: str) -> BoardTextError:

@@ -16,6 +16,11 @@ from ..model.goal import Goal
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    # read from the core on first use (__getattr__ below); declared for type checkers, which
+    # took STRATEGIES for an object: name -> (strategy code, use table, use symmetry, order, weights)
+    STRATEGIES: dict[str, tuple[int, bool, bool, str, str]]
+    MAX_BEAM_WIDTH: int
+
 Pagoda = tuple[int, ...]  # a pagoda function: one integer weight per hole
 Order = str | tuple[int, ...]  # a name of ORDERS, or a permutation of the board's jump indices
 

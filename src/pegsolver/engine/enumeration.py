@@ -150,6 +150,8 @@ class Analysis:
 
             def hole_name(h: Hole) -> str:
                 return name_of_hole(shape, h, style)
+        elif not callable(hole_name):   # None called inside gave a bare TypeError
+            raise PegsolverError(f"to_json takes a notation style or a function naming a hole, not {hole_name!r}")
         return {
             "board": self.start.shape.name,
             "vacant": [hole_name(h) for h in self.start.vacancies()],

@@ -18,6 +18,7 @@ import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from ..errors import GoalError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal
-from ..model.notation import group_moves
+from ..model.notation import check_style, group_moves, hole_name, jump_name, move_name
 from ..proofs.merson import bound_from_starts, bound_to_finish, region_bound
 from .compile import goal_symmetries
 from .limits import Limit
@@ -86,6 +87,25 @@ class MovesAnswer:
     def upper_bound(self) -> int | None:
         """The moves of ``jumps`` (None when there is no solution in hand)."""
         return len(group_moves(self.jumps)) if self.jumps else None
+
+    def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
+        """JSON-ready data, holes named on ``shape`` (the board searched) in ``style``: reason,
+        optimal, lower_bound, upper_bound, the solution's vacant holes at the start, its jumps
+        and moves, the level sizes of both sides and the work counters.
+
+        :raises PegsolverError: ``shape`` not a Shape, or an unknown ``style``."""
+        if not isinstance(shape, Shape):
+            raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
+        check_style(style)
+        return {"reason": self.reason, "optimal": self.optimal, "lower_bound": self.lower_bound,
+                "upper_bound": self.upper_bound,
+                "vacant": [hole_name(shape, h, style) for h in range(shape.size)
+                           if self.jumps and not self.start >> h & 1],
+                "jumps": [jump_name(shape, j, style) for j in self.jumps],
+                "moves": [move_name(shape, m, style) for m in group_moves(self.jumps)],
+                "forward": self.forward, "backward": self.backward, "expanded": self.expanded,
+                "chains": self.chains, "positions": self.positions, "bytes": self.nbytes,
+                "seconds": self.seconds, "beam_width": self.beam_width, "beams": self.beams}
 
 
 def count_finishes(shape: Shape, goal: Goal) -> int:

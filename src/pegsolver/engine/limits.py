@@ -271,9 +271,10 @@ class Limit:
 
         :raises PegsolverError: ``nodes`` not a whole number or ``seconds`` not a number.
         """
-        if as_whole(nodes) is None or isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise PegsolverError(f"after() takes the nodes spent (a whole number) and the seconds (a number), "
-                                 f"not {nodes!r} and {seconds!r}")
+        if as_whole(nodes) is None or isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+                or nodes < 0 or not seconds >= 0:   # a negative spend raised the limit
+            raise PegsolverError(f"after() takes the nodes spent (a whole number, 0 or more) and the seconds "
+                                 f"(a number, 0 or more), not {nodes!r} and {seconds!r}")
         left_nodes = None if self.nodes is None else self.nodes - nodes
         left_seconds = None if self.seconds is None else self.seconds - seconds
         if (left_nodes is not None and left_nodes <= 0) or (left_seconds is not None and left_seconds <= 0):
@@ -283,7 +284,13 @@ class Limit:
         return self.replace(nodes=left_nodes, seconds=left_seconds)
 
     def replace(self, **changes: Unpack[LimitFields]) -> Limit:
-        """A copy with some fields changed (checked again)."""
+        """A copy with some fields changed (checked again).
+
+        :raises PegsolverError: a field a Limit does not have, or a value out of range."""
+        unknown = sorted(set(changes) - {"nodes", "seconds", "memory_bytes", "threads", "cancel"})
+        if unknown:
+            raise PegsolverError(f"a Limit has no field {unknown[0]!r}; it has nodes, seconds, memory_bytes, "
+                                 "threads and cancel")
         fields: LimitFields = dict(nodes=self.nodes, seconds=self.seconds, memory_bytes=self.memory_bytes,
                                    threads=self.threads, cancel=self.cancel)
         return Limit(**(fields | changes))

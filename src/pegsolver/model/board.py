@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import (
     BoardTextError,
+    BoardTooLargeError,
     GoalError,
     IllegalJumpError,
     InvalidJumpError,
@@ -15,7 +16,7 @@ from ..errors import (
     PegsolverError,
     UnknownHoleError,
 )
-from .geometry import Hole, Jump, Shape, grid_for
+from .geometry import MAX_SHAPE_HOLES, Hole, Jump, Shape, grid_for
 from .goal import Goal
 from .notation import hole_name, jump_name, parse_hole, parse_move
 from .numbers import as_whole
@@ -91,7 +92,9 @@ class Board:
         return self.to_text()
 
     def __repr__(self) -> str:
-        return f"Board.from_text({self.to_text()!r}, rules={self.shape.rules!r})"
+        # the name too (a variant's board came back as 'custom'); the default goal is not kept
+        name = "" if self.shape.name == "custom" else f", name={self.shape.name!r}"
+        return f"Board.from_text({self.to_text()!r}{name}, rules={self.shape.rules!r})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Board) and self.pegs_mask == other.pegs_mask
@@ -113,13 +116,15 @@ class Board:
 
     def with_vacant(self, *holes: Hole | str | Sequence[Hole | str]) -> Board:
         """A new board with every hole filled but ``holes`` (names like ``"c1"``, or 0-based
-        indices; or one list of them): ``find_variant("french").board().with_vacant("c1")``
-        is the c1 start.
+        indices; or one list, tuple, set, array or other iterable of them):
+        ``find_variant("french").board().with_vacant("c1")`` is the c1 start.
 
         :raises UnknownHoleError: a name or index that is no hole of this board.
         :raises PegsolverError: no hole given, a hole given twice, or every hole vacant.
         """
-        if len(holes) == 1 and isinstance(holes[0], (list, tuple)):   # with_vacant(["c1", "e1"]) too
+        # with_vacant(["c1", "e1"]) too, and any other collection of holes (a set, an array, a
+        # generator: each was named as one unknown hole)
+        if len(holes) == 1 and not isinstance(holes[0], (str, bytes)) and hasattr(holes[0], "__iter__"):
             holes = tuple(holes[0])
         if not holes:
             raise PegsolverError("with_vacant needs at least one hole to leave empty")
@@ -303,6 +308,7 @@ class Board:
             pass the board's ``shape.grid`` (and ``rules``) to read a triangle back, as
             ``Board.from_array(b.to_array(), b.shape.grid, rules=b.shape.rules)``; None: square.
         :raises BoardTextError: not 2-D, values other than -1, 0, 1, or no holes/pegs.
+        :raises BoardTooLargeError: more holes than any board pegsolver supports.
         """
         try:
             a = np.asarray(array)
@@ -314,6 +320,10 @@ class Board:
         if bad.any():
             r, c = map(int, np.argwhere(bad)[0])
             raise BoardTextError(f"board array value {a[r, c].item()!r} at ({r}, {c}); expected -1, 0 or 1")
+        holes = int(np.count_nonzero(a >= 0))   # counted before the list of holes is made (4 M of them took 8 s)
+        if holes > MAX_SHAPE_HOLES:
+            raise BoardTooLargeError(f"board array has {holes:,} holes, more than any board pegsolver supports "
+                                     f"({MAX_SHAPE_HOLES})")
         coords = [(int(r), int(c)) for r, c in np.argwhere(a >= 0)]
         if not coords:
             raise BoardTextError("board array has no holes")

@@ -279,25 +279,24 @@ def dumps(board: Board, goal: Goal | None = None) -> str:
     :func:`loads` reads it back equal.
 
     :raises BoardTextError: ``board`` is not a Board.
-    :raises GoalError, UnknownHoleError: a goal that does not fit the board, not a Goal, or
-        the fewest-pegs goal (which a file cannot say).
+    :raises GoalError, UnknownHoleError: a goal that does not fit the board, or not a Goal.
     """
     if not isinstance(board, Board):
         raise BoardTextError(f"dumps needs a Board to write, not {board!r}")
     if goal is not None and not isinstance(goal, Goal):
         raise GoalError(f"dumps takes a Goal or None as the goal, not {goal!r}")
-    if goal is not None and goal.fewest_pegs:   # a file has no words for it: it would read back as one peg
-        raise GoalError("a board file cannot hold the fewest-pegs goal; save the board without a goal")
     shape = board.shape
     if goal is None:  # keep the goal a variant board implies
         goal = board.default_goal
-    if goal is not None:
+    if goal is not None and not goal.fewest_pegs:
         goal = goal.resolve(shape)
     lines = [f"name = {_quote(shape.name)}", f"rules = {_quote(shape.rules)}",
              "board = '''", board.to_text(), "'''"]
     if goal is not None:
         lines.append("\n[goal]")
-        if goal.finish is None:
+        if goal.fewest_pegs:   # as loads reads it (it was refused here, so a loaded file could not be saved)
+            lines.append('finish = "fewest"')
+        elif goal.finish is None:
             lines += ['finish = "any"', f"pegs = {goal.pegs}"]
         else:
             names = [hole_name(shape, h) for h in goal.finish_holes()]

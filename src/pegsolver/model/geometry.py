@@ -55,7 +55,7 @@ def grid_for(grid: str | None, rules: str | None) -> str:
 
     :raises BoardTextError: unknown rules, or rules that do not fit the grid named.
     """
-    if rules is not None and rules not in RULES:
+    if rules is not None and (not isinstance(rules, str) or rules not in RULES):   # '' or [None] slipped by
         raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
     if grid is None:
         return GRID_OF_RULES[rules] if rules else SQUARE
@@ -160,6 +160,8 @@ class Shape:
         set_(self, "name", name)
         if grid not in GRIDS:
             raise BoardTextError(f"unknown grid {grid!r}; expected one of {', '.join(GRIDS)}")
+        if rules is not None and (not isinstance(rules, str) or rules not in RULES):   # '' and [] read as None
+            raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
         rules = rules or DEFAULT_RULES[grid]
         check_fit(grid, rules)
         set_(self, "rules", rules)

@@ -90,6 +90,8 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
     if style is not None:
         check_style(style)
     name = text.strip().lower()
+    if len(name) > 12:   # no hole's name is longer; int() of 4,300 digits raised its own ValueError
+        raise UnknownHoleError(f"no hole {text[:20]!r}{'...' if len(text) > 20 else ''} on board {shape.name!r}")
     if shape.grid == SQUARE:
         if is_hole_number(name):
             rows, cols = (max(x) + 1 for x in zip(*shape.coords))
