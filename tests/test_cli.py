@@ -469,3 +469,10 @@ def test_the_text_gives_the_closest_dead_end_as_the_json_does(capsys):
     line = next(x for x in out.splitlines() if x.startswith("closest: "))
     assert line.startswith(f"closest: {closest['closest_pegs']} pegs left")
     assert line.split(": ", 2)[2].count("-") == len(closest["closest"]) == 12   # one dash a jump
+
+
+def test_k_pegs_anywhere_past_64_holes_is_not_refused_for_its_finishes(capsys):
+    # only beams run there, forward: the 2**20 finishes of the backward side do not apply
+    code, out, _ = run(capsys, "solve", "triangle11", "--fewest-moves", "--pegs", "60", "--seconds", "20", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["solved"] and len(answer["moves"]) == answer["lower_bound"]

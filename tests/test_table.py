@@ -144,3 +144,23 @@ def test_ctrl_c_between_two_searches_ends_the_table_as_inside_one(monkeypatch):
     assert (said["interrupted"], said["settled"]) == (True, False) and "shortest" not in said
     whole = survey_vacancies("triangle4").to_json()
     assert (whole["interrupted"], whole["settled"]) == (False, True)
+
+
+def test_a_table_by_moves_knows_the_shortest_before_its_pairs_are_settled():
+    # one search over every pair at once settles the board's shortest first: a trial's
+    # triangle 7 table (784 pairs) was stopped after minutes with no shortest, which that
+    # search proves in seconds
+    from pegsolver import Cancel, Limit
+    cancel = Cancel()
+    s = survey_vacancies("triangle6", minimize="moves", limit=Limit(cancel=cancel),
+                         progress=lambda done, total: cancel.set())
+    assert s.interrupted and not s.settled and len(s) < 21 * 21
+    best = s.shortest
+    assert best is s.overall and best.moves == best.lower_bound == 9   # OEIS A127500
+    board = pegsolver.find_variant("triangle6").board().with_pegs((1 << 21) - 1 & ~(1 << best.vacancy))
+    for j in best.jumps:
+        board.push(j)
+    assert board.pegs() == [best.finish]
+    assert "(proved by one search over every pair at once)" in s.to_text()
+    assert s.to_json()["shortest"] == {"moves": 9, "vacancy": str(best.vacancy + 1),
+                                       "finish": str(best.finish + 1), "all_pairs_at_once": True}

@@ -45,7 +45,8 @@ def add_table_parser(sub: Subparsers) -> None:
                        description="For every single-vacancy start and every one-peg finish: solved (and "
                                    "replayed), or proved impossible by position class, pagoda function or "
                                    "exhaustive search. Marks: S solved, c class, p pagoda, x exhausted search, "
-                                   "? stopped at the time limit (nothing proved); with --fewest-moves, N: the "
+                                   "? not settled (a limit or Ctrl-C stopped it: nothing proved; after "
+                                   "Ctrl-C the pairs not begun are blank); with --fewest-moves, N: the "
                                    "fewest moves, proved; L-U: at least L proved, a solution of U found; >=N: "
                                    "at least N proved, no solution found. Exit code 0 when every pair is "
                                    "settled, else 1.")

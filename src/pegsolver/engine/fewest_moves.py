@@ -111,14 +111,16 @@ class MovesAnswer:
 def count_finishes(shape: Shape, goal: Goal) -> int:
     """How many positions reach ``goal`` (checked without listing them).
 
-    :raises GoalError: a fewest-pegs goal (no fixed finish), or more than MAX_FINISHES ways.
+    :raises GoalError: a fewest-pegs goal (no fixed finish), or more than MAX_FINISHES ways
+        on a board of at most MAX_HOLES holes (over it, beams run forward only: no backward side
+        starts from the finishes).
     """
     if goal.fewest_pegs:
         raise GoalError("fewest moves needs a goal with a known finish, not the fewest pegs")
     if goal.finish is not None:
         return 1
     ways = math.comb(shape.size, goal.pegs)
-    if ways > MAX_FINISHES:
+    if ways > MAX_FINISHES and shape.size <= MAX_HOLES:
         raise GoalError(f"{goal.pegs} pegs anywhere on {shape.name} is {ways:,} finishes, more than a search "
                         f"by moves starts from ({MAX_FINISHES:,}): name the finish holes")
     return ways

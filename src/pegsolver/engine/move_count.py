@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.board import Board
+from ..model.goal import plural
 from ..model.notation import hole_name
 from .limits import Limit, size_text
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop
@@ -84,7 +85,8 @@ class MoveCount:
         vacant = " ".join(hole_name(shape, h, style) for h in self.board.vacancies())
         end = "" if self.finish is None else f", finish: {hole_name(shape, self.finish, style)}"
         fix = "only the identity fixes" if self.symmetries == 1 else f"{self.symmetries} symmetries fix"
-        lines = [f"board: {shape.name} ({shape.size} holes), vacant: {vacant}{end}; levels by moves, one position "
+        lines = [f"board: {shape.name} ({plural(shape.size, 'hole')}), vacant: {vacant or 'none'}{end}; levels by "
+                 "moves, one position "
                  f"per symmetry class ({fix} the start{'' if self.finish is None else ' and finish'})",
                  f"{'moves':>5} {'forward':>12} {'pegs':>7} {'backward':>12} {'pegs':>7}"]
         for n in range(max(len(self.forward.sizes), len(self.backward.sizes))):

@@ -248,8 +248,9 @@ def lock_spill(root: Path) -> None:
         return
     try:
         fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as e:
-        raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+    except OSError as e:   # the errno is the new file's: /proc said "No such file or directory"
+        raise SpillError(f"the spill directory {str(root)!r} is not writable: cannot create a file in it "
+                         f"({e.strerror or e})") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -302,11 +303,12 @@ def open_spill(directory: str | os.PathLike[str], name: str, identity: dict[str,
         raise SpillError(f"the spill directory {str(root)!r} cannot be made: {str(root.parent)!r} does not exist "
                          f"(make it first if the path is right)")
     if root.exists() and not root.is_dir():
-        raise SpillError(f"the spill directory {str(root)!r} is a file, not a directory")
+        raise SpillError(f"the spill directory {str(root)!r} is not a directory")   # a file, or /dev/null
     try:
         root.mkdir(exist_ok=True)
     except OSError as e:
-        raise SpillError(f"the spill directory {str(root)!r} is not writable: {e.strerror or e}") from None
+        raise SpillError(f"the spill directory {str(root)!r} cannot be made in {str(root.parent)!r}: "
+                         f"{e.strerror or e}") from None
     lock_spill(root)
     try:
         store = _open_store(root, name, identity, resume, names)
