@@ -476,3 +476,13 @@ def test_k_pegs_anywhere_past_64_holes_is_not_refused_for_its_finishes(capsys):
     code, out, _ = run(capsys, "solve", "triangle11", "--fewest-moves", "--pegs", "60", "--seconds", "20", "--json")
     answer = json.loads(out)
     assert code == 0 and answer["solved"] and len(answer["moves"]) == answer["lower_bound"]
+
+
+def test_a_count_far_past_its_memory_says_so_before_it_starts(capsys):
+    # a trial's count wiegleb (about 95 G positions) ran a minute and 5.4 GB, then stopped
+    code, _, err = run(capsys, "count", "wiegleb", "--memory-gb", "1", "--seconds", "0.5")
+    assert code == 1 and "note: this count may need up to" in err and "--spill DIR" in err
+    code, _, err = run(capsys, "count", "triangle5", "--memory-gb", "1")
+    assert code == 0 and "note:" not in err
+    code, _, err = run(capsys, "count", "english", "--memory-gb", "1")   # it fits: 0.5 GB at its peak
+    assert code == 0 and "note:" not in err

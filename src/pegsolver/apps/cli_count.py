@@ -12,7 +12,8 @@ from typing import Any
 
 from .. import analysis
 from ..engine import limits
-from ..engine.level_memory import check_fits_here
+from ..engine.level_memory import available_memory, check_fits_here, estimate_bytes
+from ..engine.limits import size_text
 from ..engine.outcome import Reason
 from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
@@ -37,6 +38,8 @@ from .cli_args import (
     whole,
 )
 from .progress import progress_bar
+
+PEAK_BOUND_RATIO = 9   # estimate_bytes is 3 to 9 times a count's peak on the boards measured
 
 
 def add_table_parser(sub: Subparsers) -> None:
@@ -137,6 +140,19 @@ def usage_text(spill: object) -> str:
         disk = sum(f.stat().st_size for f in Path(spill).rglob("*") if f.is_file())
         text += f", {limits.size_text(disk)} on disk"
     return text
+
+
+def note_past_memory(board: Board, limit: Limit, keep: bool) -> None:
+    """A note before a count in memory whose peak is likely past the budget: a trial's
+    `count wiegleb` (about 95 G positions) ran a minute and 5.4 GB before it stopped."""
+    budget = limit.memory_bytes or available_memory() * 3 // 4
+    # the full group's bound is the smallest: a note only where even it is far past the budget
+    bound = estimate_bytes(board.shape, board.pegs_mask, len(board.shape.symmetries), keep)
+    if bound > PEAK_BOUND_RATIO * budget:
+        print(f"pegsolver: note: this count may need up to {size_text(bound)} (a bound from position classes, "
+              f"{PEAK_BOUND_RATIO} times the peak at most on the boards measured), past the memory budget of "
+              f"{size_text(budget)}: it will likely stop at a level that does not fit. --spill DIR, or a Dask "
+              "cluster, goes past memory", file=sys.stderr)
 
 
 def where_to_run(args: argparse.Namespace) -> dict[str, Any]:
@@ -251,6 +267,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
     finish = count_finish(args, board, file_goal)
+    if not any(place.values()):
+        note_past_memory(board, limit, finish is not None)
     with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size
         last = [time.monotonic()]
 
