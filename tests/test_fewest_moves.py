@@ -631,3 +631,24 @@ def test_the_beams_own_share_of_time_is_not_called_the_time_limit():
     assert _beam_stop(Reason.TIME_LIMIT, Limit()).startswith("their share of the time")
     assert _beam_stop(Reason.TIME_LIMIT, Limit(seconds=10)) == "the time limit"
     assert _beam_stop(Reason.NODE_LIMIT, Limit()) == "the node limit"
+
+
+def test_a_stop_between_a_level_and_its_check_lists_only_the_levels_the_bound_stands_on(monkeypatch):
+    # a trial's Ctrl-C came after a backward level was made and before it was checked: the
+    # answer listed that level beside a bound that did not count it
+    real = move_levels.MoveLevels.step
+    calls = []
+
+    def then_ctrl_c(self, budget, held_elsewhere=0):
+        new = real(self, budget, held_elsewhere)
+        calls.append(len(new))
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return new
+    monkeypatch.setattr(move_levels.MoveLevels, "step", then_ctrl_c)
+    board = find_variant("english").board()
+    answer = fewest_moves_module.fewest_moves(board, Goal.at("d4").resolve(board.shape))
+    assert answer.reason is Reason.INTERRUPTED and len(calls) == 6
+    made = len(answer.forward) - 1 + len(answer.backward) - 1
+    assert made == 5 and answer.lower_bound >= made + 1   # the sixth level, unchecked, is left out
+    # (the bound is the Merson regions' here, 8, past what the levels checked prove)

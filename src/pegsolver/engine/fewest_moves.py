@@ -53,7 +53,8 @@ class MovesAnswer:
     moves searched when a side ran out: true of no solution, so it bounds nothing); ``reason``: SOLVED,
     EXHAUSTED (no solution at all: a side ran out of positions), BOUNDED (none of at most
     ``at_most`` moves, for a search told so) or the limit that stopped it; ``forward`` and
-    ``backward``: the sizes of the levels made; ``expanded`` positions expanded and
+    ``backward``: the sizes of the levels made and checked against the other side (after a
+    stop, a level made but not yet checked proved nothing and is left out); ``expanded`` positions expanded and
     ``chains`` chains of jumps followed, both sides together; ``pruned``: children the
     Merson regions' bound dropped (with repeats; pruned searches only); ``beams``: the
     beams by moves that ran to their end, as (positions a level, moves of the solution
@@ -78,6 +79,7 @@ class MovesAnswer:
     pruned: int = 0
     beam_stop: Reason | None = None   # the limit that stopped the beams after the proof's, if one did
     beams: list[tuple[int, int | None]] = field(default_factory=list)
+    checked: tuple[int, int] | None = None   # after a stop: the depths of the levels checked against each other
 
     @property
     def optimal(self) -> bool:
@@ -207,7 +209,10 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     if at_most is not None and answer.reason in (Reason.SOLVED, Reason.BOUNDED):
         answer.pruned_to = at_most
-    answer.forward, answer.backward = list(fw.sizes), list(bw.sizes)
+    # the levels the bound stands on (a trial's Ctrl-C listed a backward level made but not
+    # yet checked, beside a bound that did not count it)
+    forward, backward = answer.checked or (fw.depth, bw.depth)
+    answer.forward, answer.backward = list(fw.sizes[:forward + 1]), list(bw.sizes[:backward + 1])
     answer.expanded, answer.chains, answer.pruned = budget.expanded, budget.children, fw.pruned + bw.pruned
     answer.positions, answer.nbytes = len(fw.seen) + len(bw.seen), fw.nbytes + bw.nbytes
     answer.symmetries = len(space.group)
@@ -291,10 +296,11 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
     # levels alternately, the smaller frontier first, until a position is on both sides
     # (or, with at_most, until the levels pass it: their positions were pruned to it)
     proved = 0   # every solution has at least this many moves: only levels checked against each other count
+    checked = (0, 0)   # the depths of the levels checked so: a stop may come between a level and its check
     try:
         hit = fw.frontier[bw.seen.contains(fw.frontier)]
         while not len(hit):
-            proved = fw.depth + bw.depth + 1
+            proved, checked = fw.depth + bw.depth + 1, (fw.depth, bw.depth)
             if at_most is not None and (proved > at_most or fw.done or bw.done):
                 if fw.done and not fw.pruned or bw.done and not bw.pruned:   # ran out with nothing dropped
                     return MovesAnswer(Reason.EXHAUSTED, proved)
@@ -319,7 +325,7 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
         start, jumps = solution(space, fw, bw, key, i, [], key, j)
     except (MovesStop, KeyboardInterrupt) as stop:   # a stop while the last level was checked proves no more
         reason = stop.reason if isinstance(stop, MovesStop) else Reason.INTERRUPTED
-        return MovesAnswer(reason, proved)
+        return MovesAnswer(reason, proved, checked=checked)
     return MovesAnswer(Reason.SOLVED, i + j, jumps, start=start)
 
 
