@@ -14,10 +14,10 @@ from __future__ import annotations
 from .analysis import enum_limit, finish_hole
 from .engine.core_moves import beam_fewest_moves
 from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group, moves_bound
-from .engine.limits import Limit, check_callables, check_flags
+from .engine.limits import Limit, check_callables, check_flags, check_one_thread
 from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.search import impossibility
-from .errors import BoardTooLargeError, PegsolverError
+from .errors import BoardTooLargeError
 from .model.board import Board
 from .model.goal import Goal, require_pegs
 from .solver import resolve_board
@@ -58,7 +58,7 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     check_callables(progress=progress)
     shape = board.shape
     hole = finish_hole(shape, finish)   # a name, or an index (numpy integers too)
-    _one_thread(limit)
+    check_one_thread(limit, "a search by moves")
     limit = enum_limit(limit, None, None, None)
     goal = Goal.anywhere() if hole is None else Goal.at(hole)
     proof = None if hole is None else impossibility(board, goal)   # class or pagoda: no backward side
@@ -94,8 +94,8 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     at_most = moves_bound(at_most)
     Limit.check(limit)
     Limit.check(beam, "beam")
-    _one_thread(limit)
-    _one_thread(beam)
+    check_one_thread(limit, "a search by moves")
+    check_one_thread(beam, "a search by moves")
     board = resolve_board(board)
     shape = board.shape
     if at_most is not None and shape.size > MAX_HOLES:
@@ -107,10 +107,3 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     board = _board(board)
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
     return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam, at_most=at_most)
-
-
-def _one_thread(limit: Limit | None) -> None:
-    """:raises PegsolverError: a limit of more than one thread (a search by moves runs on one;
-    Limit(threads=2) was taken without a word)."""
-    if limit is not None and limit.threads not in (None, 1):
-        raise PegsolverError(f"a search by moves runs on one thread, not {limit.threads} (threads are for analyse)")

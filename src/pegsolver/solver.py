@@ -15,6 +15,7 @@ from .engine.limits import (
     check_callables,
     check_flags,
     check_memory,
+    check_one_thread,
 )
 from .engine.outcome import Reason, Stats
 from .engine.search import Run
@@ -134,8 +135,7 @@ def search_limit(limit: Limit | None) -> Limit:
     limit = limit or Limit()
     if limit.memory_bytes is not None:
         check_memory(limit.memory_bytes, "a search's memory budget", high=MAX_SEARCH_BYTES)
-    if limit.threads not in (None, 1):
-        raise PegsolverError(f"a search runs on one thread, not {limit.threads} (threads are for analyse)")
+    check_one_thread(limit)
     return limit
 
 

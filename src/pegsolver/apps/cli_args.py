@@ -16,7 +16,7 @@ from ..model import boardfile
 from ..model.board import Board
 from ..model.geometry import GRIDS, RULES, SQUARE
 from ..model.goal import Goal, plural
-from ..model.notation import NUMERIC_STYLES, STYLES, hole_name, parse_hole
+from ..model.notation import NUMERIC_STYLES, STYLES, hole_name, parse_hole, span
 from ..model.variants import find_variant
 from ..solver import default_goal
 
@@ -256,8 +256,7 @@ def check_notation(args: argparse.Namespace, board: Board) -> None:
         raise PegsolverError(f"--notation {style} is for square boards; the holes of {board.shape.name!r} "
                              f"(a {board.shape.grid} grid) are numbered already")
     if style in NUMERIC_STYLES:
-        rows = max(r for r, _ in board.shape.coords) + 1
-        cols = max(c for _, c in board.shape.coords) + 1
+        rows, cols = span(board.shape)
         if rows > 9 or cols > 9:
             raise PegsolverError(f"--notation {style} needs at most 9 rows and columns; board "
                                  f"{board.shape.name!r} has {plural(rows, 'row')} and {plural(cols, 'column')}")

@@ -304,3 +304,10 @@ class Limit:
     def halt(self) -> np.ndarray | None:
         """The cancel flag as the core reads it: (1,) uint8, or None."""
         return None if self.cancel is None else self.cancel.flag
+
+
+def check_one_thread(limit: Limit | None, what: str = "a search") -> None:
+    """:raises PegsolverError: a limit of more than one thread: ``what`` runs on one (a search
+    by moves took Limit(threads=2) without a word)."""
+    if limit is not None and limit.threads not in (None, 1):
+        raise PegsolverError(f"{what} runs on one thread, not {limit.threads} (threads are for analyse)")

@@ -50,13 +50,19 @@ _SQUARE_MAPS: tuple[Matrix, ...] = (
 )
 
 
+def check_rules(rules: object) -> None:
+    """:raises BoardTextError: ``rules`` that are not None nor one of RULES ('' and [None]
+    slipped by as the default rules, or raised TypeError)."""
+    if rules is not None and (not isinstance(rules, str) or rules not in RULES):
+        raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
+
+
 def grid_for(grid: str | None, rules: str | None) -> str:
     """The grid named, or the one the rules need (square when neither is given).
 
     :raises BoardTextError: unknown rules, or rules that do not fit the grid named.
     """
-    if rules is not None and (not isinstance(rules, str) or rules not in RULES):   # '' or [None] slipped by
-        raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
+    check_rules(rules)
     if grid is None:
         return GRID_OF_RULES[rules] if rules else SQUARE
     if rules is not None and grid in GRIDS:  # said before a drawing is read on the wrong grid
@@ -160,8 +166,7 @@ class Shape:
         set_(self, "name", name)
         if grid not in GRIDS:
             raise BoardTextError(f"unknown grid {grid!r}; expected one of {', '.join(GRIDS)}")
-        if rules is not None and (not isinstance(rules, str) or rules not in RULES):   # '' and [] read as None
-            raise BoardTextError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
+        check_rules(rules)
         rules = rules or DEFAULT_RULES[grid]
         check_fit(grid, rules)
         set_(self, "rules", rules)

@@ -69,6 +69,11 @@ def hole_name(shape: Shape, hole: Hole, style: str = "algebraic") -> str:
     return f"{column_letters(c)}{r + 1}"
 
 
+def span(shape: Shape) -> tuple[int, int]:
+    """The rows and columns the holes of ``shape`` span from row and column 0."""
+    return max(r for r, _ in shape.coords) + 1, max(c for _, c in shape.coords) + 1
+
+
 def is_hole_number(text: str) -> bool:
     """True for a two-digit square-grid hole number (``44``), whose reading depends on the style."""
     name = text.strip()
@@ -94,7 +99,7 @@ def parse_hole(shape: Shape, text: str, style: str | None = None) -> Hole:
         raise UnknownHoleError(f"no hole {text[:20]!r}{'...' if len(text) > 20 else ''} on board {shape.name!r}")
     if shape.grid == SQUARE:
         if is_hole_number(name):
-            rows, cols = (max(x) + 1 for x in zip(*shape.coords))
+            rows, cols = span(shape)
             if rows > 9 or cols > 9:   # as hole_name: two digits cannot name every hole
                 raise UnknownHoleError(f"{text!r}: two-digit hole numbers need at most 9 rows and columns; "
                                        f"board {shape.name!r} has {rows} rows and {cols} columns: name holes "
