@@ -349,8 +349,9 @@ def test_play_command_errors(capsys, argv, message):
         code = main(argv)
     except SystemExit as e:   # argparse's own errors
         code = e.code
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert code == 2 and message in err and "Traceback" not in err
+    assert out == ""   # play prints no answer: no JSON error either, even with --json
 
 
 def test_a_hint_takes_a_variant_name_a_fewest_pegs_goal_and_checks_the_moving_hole():
@@ -363,3 +364,108 @@ def test_a_hint_takes_a_variant_name_a_fewest_pegs_goal_and_checks_the_moving_ho
         with pytest.raises(pegsolver.UnknownHoleError):
             find_hint(board, "d4", moving=bad)
     assert find_hint(board, "d4", moving=np.int64(16), seconds=20).reason == "solved"
+
+
+def test_arrows_in_one_read_each_step_and_wide_boards_scroll_sideways():
+    # A held key or a paste brings several arrows in one read: each steps on from where
+    # the last left the focus (they all stepped from the same hole, a trial found). On a
+    # board wider than the screen the board scrolls sideways and the side panel stays.
+    from textual import events
+    board = pegsolver.find_variant("rect1x128").board()
+
+    async def scenario():
+        app = app_for(board, Goal.anywhere())
+        async with app.run_test(size=(120, 20)) as pilot:
+            app.query_one("#hole-0").focus()
+            await pilot.pause()
+            for _ in range(40):   # queued together, none handled before the last is posted
+                app.post_message(events.Key("right", None))
+            await pilot.pause()
+            assert app.focused.hole == 40
+            assert app.query_one("#counts").region.right <= 120   # the side panel is on screen
+            for _ in range(50):   # the scroll shows on screen a refresh or two later
+                cell = app.query_one("#hole-40").region
+                if cell.right <= 120:
+                    break
+                await pilot.pause(0.05)
+            assert 0 <= cell.x and cell.right <= 120 and cell.width == 3   # scrolled into view
+    asyncio.run(scenario())
+
+
+def test_a_finish_of_several_pegs_ends_the_game_and_redo_keeps_a_moving_peg():
+    h = english().hole
+    g = Game(english(), Goal.anywhere(31))   # one jump leaves 31 pegs, with jumps still left
+    g.click(h("d2"))
+    assert g.click(h("d4")).startswith("Solved! 31 pegs anywhere reached: 1 jump in 1 move")
+    assert g.click(h("f4")).startswith("Solved!")   # the game is over: undo or a new game
+    g.undo()
+    assert g.redo().startswith("Redid d2-d4. Solved!")
+    assert Game(english(), Goal.anywhere(32)).end().startswith("Solved! 32 pegs anywhere reached: 0 jumps")
+    with pytest.raises(pegsolver.PegsolverError, match="fewest-pegs goal is a question for solve"):
+        Game(english(), Goal.fewest())
+    # A redone jump that can go on leaves its peg selected, as the jump did when played:
+    # first jumps until one lands where its peg can jump again.
+    g = Game(english(), Goal.at("d4"))
+
+    def goes_on(j):
+        after = g.board.copy()
+        after.push(j)
+        return any(x.from_hole == j.to_hole for x in after.legal_jumps())
+    while not any(goes_on(j) for j in g.board.legal_jumps()):
+        g.play(g.board.legal_jumps()[0])
+        g.clear_selection()
+    jump = next(j for j in g.board.legal_jumps() if goes_on(j))
+    g.play(jump)
+    assert g.selected == jump.to_hole and g.chained
+    g.undo()
+    assert g.selected is None
+    text = g.redo()
+    assert g.selected == jump.to_hole and g.chained and "can jump on" in text
+    assert g.board.history[-1] == jump
+
+
+def test_a_hint_for_more_pegs_than_the_position_has_names_the_position():
+    b = english()
+    b.push(b.legal_jumps()[0])
+    with pytest.raises(pegsolver.PegsolverError, match="this position has only 31"):
+        find_hint(b, Goal.anywhere(32), seconds=1.0)
+
+
+def test_sigterm_ends_a_game_in_a_terminal_and_says_so():
+    # SIGTERM mid-game said "before the command had an answer", which play never has.
+    # Textual draws on stderr: all three streams are the terminal.
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+    master, slave = os.openpty()
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="30")
+    proc = subprocess.Popen([sys.executable, "-m", "pegsolver", "play", "english"], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    screen, deadline = b"", time.monotonic() + 60
+
+    def read(until):
+        nonlocal screen
+        while not until() and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    screen += os.read(master, 1 << 16)
+                except OSError:   # the child closed the terminal
+                    return
+    try:
+        read(lambda: b"Jumps" in screen)   # the board is drawn
+        assert b"Jumps" in screen, "the game never drew its board"
+        proc.send_signal(signal.SIGTERM)
+        read(lambda: proc.poll() is not None)
+        read(lambda: False) if proc.poll() is not None else None   # what it printed last
+        assert proc.wait(timeout=30) == 130
+        tail = screen[screen.rindex(b"Jumps"):].decode(errors="replace")
+        assert "stopped by SIGTERM: the game ended" in tail
+        assert "answer" not in tail and "Traceback" not in tail
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

@@ -194,3 +194,41 @@ def test_bad_arguments():
     jump = board.legal_jumps()[0]
     with pytest.raises(pegsolver.IllegalJumpError):
         svg.solution_svg(board, [jump, jump])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_odd_output_paths_and_file_names(tmp_path, capsys):
+    # A trial's findings: a named pipe as the SVG hung before any solving (opened to check
+    # it, it waits for a reader); a name past the file system's limit said only "cannot
+    # write the output"; a directory in the way of one picture left a partial set.
+    pipe = tmp_path / "pipe.svg"
+    os.mkfifo(pipe)
+    code, out, err = run(capsys, "solve", "triangle5", "--svg", str(pipe))
+    assert code == 2 and f"cannot write the SVG file {str(pipe)!r}: not a regular file" in err and not out
+    long = str(tmp_path / ("a" * 300 + ".svg"))
+    code, out, err = run(capsys, "solve", "triangle5", "--svg", long, "--json")
+    assert code == 2 and f"cannot write the SVG file {long!r}: File name too long" in err
+    assert json.loads(out)["error"].startswith("cannot write the SVG file")
+    folder = tmp_path / "pictures"
+    (folder / "wiegleb.svg").mkdir(parents=True)
+    code, out, err = run(capsys, "boards", "--svg", str(folder))
+    assert code == 2 and "wiegleb.svg" in err and "it is a directory" in err
+    assert [p.name for p in folder.iterdir()] == ["wiegleb.svg"]   # nothing written
+
+
+def test_a_board_named_by_its_file_is_printable_in_every_answer(tmp_path, capsys):
+    # A board drawn in a file takes the file's name: a byte that is not UTF-8 made the SVG
+    # writer raise (leaving an empty file) and the JSON carry a lone surrogate; a control
+    # character made the SVG ill-formed XML.
+    drawing = "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo\n"
+    for raw, shown in [(b"x\xffy.txt", "x?y"), (b"a\x01b.txt", "a?b"), ("caf\u00e9.txt".encode(), "caf\u00e9")]:
+        board_file = os.path.join(os.fsencode(tmp_path), raw)
+        with open(board_file, "w") as f:
+            f.write(drawing)
+        picture = tmp_path / "out.svg"
+        code, out, err = run(capsys, "solve", os.fsdecode(board_file), "--svg", str(picture), "--json")
+        assert code == 0 and "Traceback" not in err
+        assert json.loads(out)["board"] == shown
+        json.loads(out.encode("utf-8"))   # strict UTF-8: no lone surrogate
+        ET.fromstring(picture.read_bytes())   # well-formed XML
+        assert shown in picture.read_text(encoding="utf-8")

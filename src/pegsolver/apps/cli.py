@@ -73,7 +73,9 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
 
 
 def main(argv: list[str] | None = None) -> int:
-    JsonErrorParser.wants_json = "--json" in (sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else argv
+    # play has no answer to print: its errors go to stderr alone, --json or not
+    JsonErrorParser.wants_json = "--json" in words and next((w for w in words if not w.startswith("-")), "") != "play"
     if sys.stderr is None:   # started with 2>&-: print(file=None) would put the notes into the answer
         sys.stderr = open(os.devnull, "w")
     if sys.stdout is None:   # started with >&-
@@ -115,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         what = f"stopped by {'SIGTERM' if isinstance(e, Terminated) else interrupt_name()}"
         if out is not None and out.started:   # as its answer was written: that answer is cut short
             print(f"pegsolver: {what} while the answer was written: the output is incomplete", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        if args is not None and args.command == "play":   # the game was on: no answer was due
+            print(f"pegsolver: {what}: the game ended", file=sys.stderr)
             return EXIT_INTERRUPTED
         what += " before the command had an answer"   # the same words in JSON and on stderr
         if getattr(args, "json", JsonErrorParser.wants_json):

@@ -31,7 +31,7 @@ from .cli_args import (
     number,
     with_vacant,
 )
-from .output_paths import check_output_dir
+from .output_paths import check_output_dir, check_output_file
 from .replay import ReplayReport, number_read_two_ways, replay_moves
 
 
@@ -114,12 +114,14 @@ def write_board_svgs(folder: str) -> int:
     """
     path = check_output_dir(folder, "pictures")
     variants = catalogue()
-    for v in variants:
+    # every file checked before any is written: a directory in the way left a partial set
+    files = [check_output_file(path / f"{svg.safe_file_name(v.name)}.svg", "SVG file", (".svg",)) for v in variants]
+    for v, file in zip(variants, files):
         board = v.board()
         shape = board.shape
         title = (f"{v.name}: {plural(shape.size, 'hole')}, {' '.join(v.vacant)} vacant, "
                  f"goal {v.goal(shape).describe(shape)}")
-        svg.write_svg(path / f"{svg.safe_file_name(v.name)}.svg", svg.board_svg(board, title))
+        svg.write_svg(file, svg.board_svg(board, title))
     return len(variants)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import GoalError
 from ..model.board import Board
 from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
@@ -22,7 +23,8 @@ class Game:
     :param start: the position a new game starts from (its history is ignored).
     :param goal: the finish hints aim for (resolved against the board).
     :param style: hole names in messages: ``"algebraic"`` or ``"numeric"``.
-    :raises PegsolverError: a goal that does not fit the board.
+    :raises PegsolverError: a goal that does not fit the board, or a fewest-pegs goal (a
+        question for ``solve``: a game needs a finish to recognise).
 
     ``mode`` is ``"play"``, ``"vacancy"`` (the next click restarts with only that hole
     empty) or ``"finish"`` (the next click chooses the finish).
@@ -40,6 +42,8 @@ class Game:
 
     def __post_init__(self) -> None:
         self.goal = self.goal.resolve(self.start.shape)
+        if self.goal.fewest_pegs:
+            raise GoalError("a game needs a finish to recognise: a fewest-pegs goal is a question for solve")
         self.start = self.start.with_pegs(self.start.pegs_mask)
         self.board = self.start.with_pegs(self.start.pegs_mask)
 
@@ -86,13 +90,14 @@ class Game:
         return f"{count} at {' '.join(self.name(h) for h in self.goal.finish_holes())}"
 
     def end(self) -> str | None:
-        """None while a jump is left; else how the game ended, in words."""
-        if self.board.legal_jumps():
-            return None
-        pegs = self.board.peg_count
+        """None while the finish is not reached and a jump is left; else how the game ended,
+        in words (a finish of several pegs can be reached with jumps left)."""
         played = f"{plural(self.jumps, 'jump')} in {plural(self.moves, 'move')}"
         if self.goal.reached(self.board.pegs_mask):
             return f"Solved! {self.finish_text()} reached: {played}."
+        if self.board.legal_jumps():
+            return None
+        pegs = self.board.peg_count
         if pegs == 1:
             return (f"Won: one peg left, on {self.name(self.board.pegs()[0])} ({played}); "
                     f"the finish asked for was {self.finish_text()}.")
@@ -117,10 +122,14 @@ class Game:
         else:
             self.redo_stack.clear()
         self.clear_selection()
-        text = f"{self.jump_text(jump)}: jump {self.jumps}, move {self.moves}."
+        return self._after(jump, f"{self.jump_text(jump)}: jump {self.jumps}, move {self.moves}.", "")
+
+    def _after(self, jump: Jump, text: str, before_end: str) -> str:
+        # a jump played or redone: the game's end (after before_end), or the landing peg
+        # selected while it can go on
         end = self.end()
         if end:
-            return end
+            return before_end + end
         if self.legal_from(jump.to_hole):
             self.selected, self.chained = jump.to_hole, True
             text += f" {self.name(jump.to_hole)} can jump on: " + self._choices(jump.to_hole)
@@ -140,8 +149,8 @@ class Game:
             return "Nothing to redo."
         jump = self.redo_stack.pop()
         self.board.push(jump)
-        end = self.end()
-        return f"Redid {self.jump_text(jump)}." + (f" {end}" if end else "")
+        text = f"Redid {self.jump_text(jump)}."
+        return self._after(jump, text, text + " ")
 
     def new_game(self) -> str:
         """Back to the start the game was opened with."""

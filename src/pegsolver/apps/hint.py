@@ -101,7 +101,7 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
         same move: the moves left then count that peg's next jumps as part of this move.
     :raises UnknownHoleError: ``moving`` is not a hole index of the board.
     :raises PegsolverError: a goal that is not a Goal or a hole name, or that cannot apply
-        to the board; a bad time limit.
+        to the board (GoalError: more pegs than the position has); a bad time limit.
     :raises CoreMissingError: the compiled core is not built.
     """
     t0 = time.perf_counter()
@@ -112,6 +112,9 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     if given is None:
         raise PegsolverError("a hint needs a goal: a pegsolver.Goal or a hole name")
     goal = given.resolve(board.shape)
+    if not goal.fewest_pegs and goal.pegs > position.peg_count:   # goal.check would call it the start
+        raise GoalError(f"the goal leaves {plural(goal.pegs, 'peg')} but this position has only "
+                        f"{position.peg_count}, and a jump only removes pegs")
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel
 

@@ -21,6 +21,14 @@ def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[s
     if not str(path):
         raise OutputFileError(f"cannot write the {kind}: its path is empty")
     p = Path(path)
+    try:
+        return _checked_file(p, kind, suffixes)
+    except OSError as e:   # a name too long for the file system, say
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {e.strerror or e}") from None
+
+
+def _checked_file(p: Path, kind: str, suffixes: tuple[str, ...]) -> Path:
+    # check_output_file's checks; OSError for what the system refuses
     if p.is_dir():
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: it is a directory")
     if suffixes and p.suffix.lower() not in suffixes:   # '.svg' alone is a name with no suffix
@@ -29,14 +37,13 @@ def check_output_file(path: str | os.PathLike[str], kind: str, suffixes: tuple[s
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {_not_a_directory(folder)}")
-    try:
-        if p.exists():
-            with open(p, "ab"):   # opened to add nothing: the file stays as it is
-                pass
-        else:
-            _try_a_file_in(folder)
-    except OSError as e:
-        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: {e.strerror or e}") from None
+    if p.exists() and not p.is_file():   # opening a named pipe to check it waits for a reader
+        raise OutputFileError(f"cannot write the {kind} {str(p)!r}: not a regular file")
+    if p.exists():
+        with open(p, "ab"):   # opened to add nothing: the file stays as it is
+            pass
+    else:
+        _try_a_file_in(folder)
     return p
 
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
@@ -75,7 +75,7 @@ class PlayApp(App[None]):
 
     TITLE = "pegsolver play"
     CSS = """
-    #board-area { width: auto; min-width: 30; height: 1fr; padding: 1 2; }
+    #board-area { width: auto; max-width: 75%; min-width: 30; height: 1fr; padding: 1 2; }
     .board-row { height: 1; width: auto; margin-bottom: 1; }
     .board-row.tight { margin-bottom: 0; }
     .number-row { height: 1; width: auto; }
@@ -124,7 +124,7 @@ class PlayApp(App[None]):
         shape = self.game.shape
         yield Header()
         with Horizontal():
-            with VerticalScroll(id="board-area"):
+            with ScrollableContainer(id="board-area"):
                 yield from self._board_rows(shape)
             with Vertical(id="side"):
                 yield Static(id="counts")
@@ -268,7 +268,9 @@ class PlayApp(App[None]):
         for k in range(1, max(max(rc) for rc in shape.coords) + 2):
             h = shape.index.get((r + k * dr, c + k * dc))
             if h is not None:
-                self.query_one(f"#hole-{h}", HoleCell).focus()
+                # at once, not as widget.focus() does after the events queued: arrows that
+                # came in one read (a held key, a paste) each stepped from the same hole
+                self.screen.set_focus(self.query_one(f"#hole-{h}", HoleCell))
                 return
 
     # ---- hints ---------------------------------------------------------------

@@ -209,8 +209,9 @@ def write_svg(path: str | os.PathLike[str], text: str) -> Path:
     :raises OutputFileError: the file cannot be written (the message names it and says why).
     """
     p = Path(path)
+    data = text.encode("utf-8")   # before the file is opened: a failure leaves no empty file
     try:
-        p.write_text(text, encoding="utf-8")
+        p.write_bytes(data)
     except OSError as e:
         raise OutputFileError(f"cannot write the SVG file {str(p)!r}: {e.strerror or e}") from None
     return p

@@ -77,12 +77,20 @@ def load_with_start(path: str | Path, grid: str | None = None,
                                  f"in the file); grid and rules are for a board drawn as text")
         return _read(text, str(path))
     try:
-        board = Board.from_text(text, grid=grid, name=Path(path).stem, rules=rules)
+        board = Board.from_text(text, grid=grid, name=name_from_file(path), rules=rules)
     except (BoardTextError, BoardTooLargeError) as e:
         # TOML saved under another suffix was read as a drawing: its message spoke of cells
         hint = " (it reads as a TOML board file: name it .toml)" if _looks_like_toml(text) else ""
         raise type(e)(f"board file {str(path)!r}, {e}{hint}") from None
     return board, None, bool(board.vacancies())
+
+
+def name_from_file(path: str | Path) -> str:
+    """A board's name taken from its file's name: the stem, with every character that is not
+    printable (a control character, or a byte that is not UTF-8) shown as ``?``, since the
+    name goes into text, JSON and SVG answers; ``custom`` when nothing is left."""
+    # a byte that is not UTF-8 came in as a lone surrogate, which is not printable either
+    return "".join(ch if ch.isprintable() else "?" for ch in Path(path).stem) or "custom"
 
 
 def _looks_like_toml(text: str) -> bool:
@@ -109,7 +117,7 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise fail(unknown[0], f"unknown key {unknown[0]!r}; expected {', '.join(sorted(KEYS))}")
-    name = data.get("name", Path(source).stem if source != "board file" else "custom")
+    name = data.get("name", name_from_file(source) if source != "board file" else "custom")
     if not isinstance(name, str) or not name.strip():
         raise fail("name", f"'name' must be a non-empty string, not {_shown(name)}")
     if not name.isprintable():   # a newline in it broke the answer's header across lines
