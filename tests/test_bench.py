@@ -12,6 +12,7 @@ import pytest
 import interrupting
 import pegsolver
 from pegsolver import Limit
+from pegsolver.apps import bench_report as report
 from pegsolver.apps.bench import (
     BENCH_STRATEGIES,
     REFERENCE,
@@ -197,6 +198,12 @@ def test_ctrl_c_keeps_the_finished_runs(monkeypatch):
     monkeypatch.setattr(bench_module, "run_one", interrupted_third)
     bench = run_bench(plan_bench(["english-centre"], ["seed", "dfs", "table", "symmetry"]), Limit(nodes=100_000))
     assert bench.interrupted and [r.strategy for r in bench.results] == ["seed", "dfs"]
+    # what the stop left unrun is said, not shown as if the bench were complete (a trial's
+    # summary named the fastest of 7 strategies of 13 as the problem's fastest)
+    assert bench.unfinished == [("english-centre", "table"), ("english-centre", "symmetry")]
+    assert "not run: table, symmetry (the bench was stopped)" in report.tables(bench)
+    assert "(of 2 run; 2 not: stopped)" in report.summary_markdown(bench)
+    assert bench.to_json()["unfinished"][0] == {"problem": "english-centre", "strategy": "table"}
 
 
 def test_ctrl_c_stops_pegsolver_bench_cleanly():

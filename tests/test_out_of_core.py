@@ -251,7 +251,7 @@ def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path,
 
 def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):
     a = analyse("english", spill=tmp_path, memory_bytes=2 * MIB, threads=1, seconds=60)
-    assert a.stopped == "memory limit" and "too small for one partition" in a.message
+    assert a.stopped == "memory limit" and "too small to expand one partition of level 11 into level 12" in a.message
 
 
 def test_a_cluster_that_does_not_answer_is_a_clear_error(monkeypatch):
@@ -312,8 +312,11 @@ def test_more_workers_than_the_cpus_can_start_are_refused(monkeypatch, capsys):
     from pegsolver.engine import level_memory
     monkeypatch.setattr(level_memory, "usable_cpus", lambda: 2)
     assert main(["count", "triangle5", "--workers", "9"]) == 2
-    assert ("--workers 9 is more than 4 worker processes for each of the 2 CPUs this process may use "
-            "(at most 8)") in capsys.readouterr().err
+    assert ("--workers 9 is more than 4 worker processes a CPU, and this process may use 2 CPUs "
+            "(at most 8 workers)") in capsys.readouterr().err
+    monkeypatch.setattr(level_memory, "usable_cpus", lambda: 1)
+    assert main(["count", "triangle5", "--workers", "5"]) == 2
+    assert "may use 1 CPU (at most 4 workers)" in capsys.readouterr().err
     with pytest.raises(PegsolverError, match="workers 9 is more than 4"):
         analyse("triangle5", workers=9)
 
@@ -337,7 +340,7 @@ def test_a_partition_past_the_budget_says_when_one_key_range_holds_most_of_the_l
     sizes = np.array([10, 770, 220])
     told = _skewed(stop, sizes, 500, 10)
     assert told.reason is Reason.MEMORY_LIMIT and told.message.startswith(stop.message)
-    assert "Level 10's children fall unevenly into the 3 key ranges" in told.message
+    assert "The children that make level 10 fall unevenly into the 3 key ranges" in told.message
     assert "one range alone holds 770 of the 1,000 (77%)" in told.message
     assert _skewed(stop, sizes, 800, 10) is stop                # every range fits: nothing to add
     other = LevelStop(Reason.TIME_LIMIT, "stopped: time")
@@ -613,9 +616,62 @@ def test_a_cluster_at_an_address_takes_its_workers_memory_as_the_budget():
                                        silence_logs=50, memory_limit="300MiB")
     try:
         a = analyse("triangle5", cluster=cluster.scheduler_address)
-        assert not a.stopped and a.budget_bytes == 2 * 300 * MIB * 3 // 4
+        assert not a.stopped and a.budget_bytes == 2 * (300 - 150) * MIB * 3 // 4   # past a worker's own
         assert figures(a) == figures(analyse("triangle5"))
         given = analyse("triangle5", cluster=cluster.scheduler_address, memory_bytes=64 * MIB)
         assert given.budget_bytes == 64 * MIB
     finally:
         cluster.close()
+
+
+def test_workers_whose_limits_leave_no_room_are_refused():
+    # A trial's worker of 200 MiB got a budget of 150 MiB by default, about what an idle
+    # worker takes itself: its nanny killed it again and again, and the run ended in a traceback.
+    from pegsolver.engine.cluster import workers_budget
+
+    class Client:
+        def __init__(self, *limits):
+            self.limits = limits
+
+        def scheduler_info(self):
+            return {"workers": {str(i): {"memory_limit": x} for i, x in enumerate(self.limits)}}
+    assert workers_budget(Client(350 * MIB, 350 * MIB)) == 2 * 150 * MIB
+    assert workers_budget(Client(350 * MIB, 0)) is None and workers_budget(Client()) is None
+    with pytest.raises(ClusterError, match=r"memory limits \(150 MiB, 100 MiB\) leave no room past a worker's own "
+                                           r"150 MiB: start the workers with more memory"):
+        workers_budget(Client(150 * MIB, 100 * MIB))
+
+
+def test_a_scheduler_without_workers_and_workers_that_die_stop_the_run_cleanly(monkeypatch):
+    # No worker at the address: the run waited for ever, saying "1 Dask worker". Every
+    # worker gone mid-run: the same. A task whose workers all died (KilledWorker): a traceback.
+    distributed = pytest.importorskip("distributed")
+    from pegsolver.engine import cluster as cluster_module
+    bare = distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=50)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match="has no worker .waited 10 s.: start one with `dask worker"):
+            analyse("triangle5", cluster=bare.scheduler_address)
+        assert time.monotonic() - t0 < 30
+        bare.scale(1)
+        bare.wait_for_workers(1, timeout=60)
+        monkeypatch.setattr(cluster_module, "WORKERLESS_SECONDS", 1)
+
+        def retire_at_5(k, n):
+            if k == 5:
+                bare.scale(0)
+        a = analyse("triangle6", cluster=bare.scheduler_address, memory_bytes=8 * MIB, progress=retire_at_5)
+        assert a.stopped == "workers lost" and "no Dask worker has been connected to the scheduler for 1 s" in a.message
+        assert 5 <= len(a.levels) < 14
+        bare.scale(1)
+        bare.wait_for_workers(1, timeout=60)
+
+        def killed(*args, **kwargs):
+            from types import SimpleNamespace  # the worker's state: its address is what is shown
+            raise distributed.KilledWorker("_merge_task-1", SimpleNamespace(address="tcp://127.0.0.1:1"), 3)
+        monkeypatch.setattr(distributed.Client, "gather", killed)
+        a = analyse("triangle5", cluster=bare.scheduler_address, memory_bytes=8 * MIB)
+        assert a.stopped == "workers lost" and "Dask workers died while level 1 was" in a.message
+        assert "give the workers more memory" in a.message
+    finally:
+        bare.close()

@@ -146,7 +146,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
-    _check_budget(memory_bytes, threads, shape, cluster is None)
+    _check_budget(memory_bytes, threads, shape, cluster is None, "worker" if workers or cluster else "thread")
     t0 = time.monotonic()
     # a finish no position reaches (another position class) fixes no symmetry: counts only forward
     fixed = fixed_by_count(shape, start, finish)
@@ -208,23 +208,24 @@ def check_workers(workers: object, name: str = "workers") -> int:
         raise PegsolverError(f"{name} must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
     cpus = memory.usable_cpus()
     if count > WORKERS_PER_CPU * cpus:
-        raise PegsolverError(f"{name} {count} is more than {WORKERS_PER_CPU} worker processes for each of the "
-                             f"{cpus} CPUs this process may use (at most {WORKERS_PER_CPU * cpus}): they share the "
-                             "CPUs, so more only slow the start; a cluster (--cluster, cluster=) runs on more machines")
+        raise PegsolverError(f"{name} {count} is more than {WORKERS_PER_CPU} worker processes a CPU, and this "
+                             f"process may use {plural(cpus, 'CPU')} (at most {WORKERS_PER_CPU * cpus} workers): "
+                             "they share the CPUs, so more only slow the start; a cluster (--cluster, cluster=) "
+                             "runs on more machines")
     return count
 
 
-def _check_budget(budget: int, threads: int, shape: Shape, here: bool) -> None:
-    # at least a first stage a thread and the first levels' tables; on this machine
-    # (``here``), no more than it has
+def _check_budget(budget: int, threads: int, shape: Shape, here: bool, unit: str) -> None:
+    # at least a first stage a thread (``unit``: a Dask worker runs one) and the first
+    # levels' tables; on this machine (``here``), no more than it has
     if here:
         memory.check_fits_here(budget, f"a memory budget of {size_text(budget)}")
     stage = memory.first_stage_bytes(shape)
     least = threads * stage + memory.MIN_STAGE
     if budget < least:
         raise PegsolverError(f"a memory budget of {size_text(budget)} is below the {size_text(least)} that "
-                             f"an enumeration of {shape.name!r} on {plural(threads, 'thread')} needs at least "
-                             f"(a stage of {size_text(stage)} a thread, and the tables)")
+                             f"an enumeration of {shape.name!r} on {plural(threads, unit)} needs at least "
+                             f"(a stage of {size_text(stage)} a {unit}, and the tables)")
 
 
 def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:

@@ -182,6 +182,7 @@ def run_bench(plan: Plan, limit: Limit | None = None, before: Callable[[str, str
                 after(result)
     except KeyboardInterrupt:
         bench.interrupted = True
+        bench.unfinished = [(p.name, s) for p, s in plan.runs[len(bench.results):]]
     bench.seconds = time.perf_counter() - t0
     bench.peak_rss_bytes = peak_rss_bytes()
     return bench

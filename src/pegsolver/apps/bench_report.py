@@ -19,6 +19,7 @@ from pathlib import Path
 from ..columns import align_columns, markdown_columns
 from ..engine.outcome import Reason
 from ..errors import OutputFileError
+from ..model.goal import plural
 from .bench_problems import ProblemSet
 from .bench_results import BenchRun, RunResult
 from .bench_strategies import BASELINE, REFERENCE
@@ -90,7 +91,7 @@ def problem_table(run: BenchRun, problem: str) -> str:
 def limit_text(run: BenchRun) -> str:
     parts = []
     if run.limit.nodes is not None:
-        parts.append(f"{run.limit.nodes:,} nodes")
+        parts.append(plural(run.limit.nodes, "node"))
     if run.limit.seconds is not None:
         parts.append(f"{run.limit.seconds:g} s")
     parts.append(f"{run.limit.table_bytes / 2**20:g} MiB of table")
@@ -105,15 +106,18 @@ def tables(run: BenchRun, problem_set: ProblemSet | None = None) -> str:
         p = described.get(name)
         heading = f"{name}: {p.describe()} (expected: {p.expect})" if p else name
         skipped = [s.strategy for s in run.skipped if s.problem == name]
+        stopped = run.unfinished_for(name)
         out.append(heading + "\n" + problem_table(run, name)
-                   + (f"\nnot run: {', '.join(skipped)} (does not apply)" if skipped else ""))
+                   + (f"\nnot run: {', '.join(skipped)} (does not apply)" if skipped else "")
+                   + (f"\nnot run: {', '.join(stopped)} (the bench was stopped)" if stopped else ""))
     out.append(footer(run))
     return "\n\n".join(out)
 
 
 def footer(run: BenchRun) -> str:
     rss = f"; process peak RSS {run.peak_rss_bytes / 2**20:,.0f} MiB" if run.peak_rss_bytes else ""
-    return (f"problem set v{run.version}; {len(run.results)} of {run.planned} runs in {run.seconds:.1f} s; "
+    took = f"{run.seconds:.1f}" if run.seconds >= 1 else f"{run.seconds:.3f}"   # not "0.0 s"
+    return (f"problem set v{run.version}; {len(run.results)} of {run.planned} runs in {took} s; "
             f"limits per run: {limit_text(run)}. seconds: wall time of solve(); table memory: the run's table "
             f"(or beam levels) from Stats.table_bytes, not the process's RSS{rss}.")
 
@@ -139,7 +143,9 @@ def summary_markdown(run: BenchRun) -> str:
             rows.append([name, "every strategy: a proof, no search", result_text(best), DASH, DASH, DASH])
             continue
         ref = run.find(name, REFERENCE)
-        rows.append([name, best.strategy, result_text(best), f"{best.seconds:.4f}",
+        stopped = run.unfinished_for(name)   # the fastest of those that ran, not of all
+        partial = f" (of {len(results)} run; {len(stopped)} not: stopped)" if stopped else ""
+        rows.append([name, best.strategy + partial, result_text(best), f"{best.seconds:.4f}",
                      speedup(best, run.find(name, BASELINE)), speedup(best, ref)])
     headers = ["problem", "fastest strategy", "result", "seconds", f"vs {BASELINE}", f"vs {REFERENCE}"]
     caption = (f"Problem set v{run.version}, limits per run {limit_text(run)}; seconds are wall time of "
@@ -170,7 +176,8 @@ def write_plot(run: BenchRun, path: str | os.PathLike[str]) -> Path:
     """A chart of work (canMove tests) and wall time per strategy and problem: two
     heat maps on log scales, rows problems, columns strategies. A cell that did not
     settle its problem is marked ``>`` (stopped by a limit, its value is a lower bound;
-    or the beam found nothing); a blank cell was not run.
+    or the beam found nothing); a blank cell was not run, and one marked ``stopped`` was not
+    run because the bench was stopped first.
 
     :raises OutputFileError: the file cannot be written, or its suffix is not
         ``.png``, ``.svg`` or ``.pdf``.
@@ -202,7 +209,11 @@ def write_plot(run: BenchRun, path: str | os.PathLike[str]) -> Path:
             dark = image.norm(grid[i, j]) > 0.55  # viridis_r is dark at the top of its range
             ax.text(j, i, ("" if r.settled else ">") + fmt(getattr(r, key)), ha="center", va="center",
                     fontsize=6, color="white" if dark else "black")
-        ax.set_title(title)
+        for name, strategy in run.unfinished:
+            if name in problems and strategy in strategies:
+                ax.text(strategies.index(strategy), problems.index(name), "stopped", ha="center", va="center",
+                        fontsize=5, color="gray")
+        ax.set_title(title, fontsize=9, wrap=True)
         ax.set_xticks(range(len(strategies)), strategies, rotation=60, ha="right", fontsize=7)
         ax.set_yticks(range(len(problems)), problems, fontsize=7)
     fig.suptitle(f"pegsolver bench, problem set v{run.version}, limits per run: {limit_text(run)}; "

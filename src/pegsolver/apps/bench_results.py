@@ -76,7 +76,8 @@ class BenchRun:
     """The results of :func:`run_bench`, in the order run.
 
     ``interrupted`` is True when Ctrl-C stopped the bench (``results`` then holds the
-    runs that finished); ``seconds`` is the wall time of the whole bench;
+    runs that finished, and ``unfinished`` the (problem, strategy) pairs planned but not
+    run: the stopped one and those after it); ``seconds`` is the wall time of the whole bench;
     ``peak_rss_bytes`` the process's peak resident memory in bytes at the end (the
     largest of all runs and whatever ran before; None where the platform does not say).
     """
@@ -88,6 +89,7 @@ class BenchRun:
     results: list[RunResult] = field(default_factory=list)
     skipped: tuple[Skip, ...] = ()
     interrupted: bool = False
+    unfinished: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     peak_rss_bytes: int | None = None
 
@@ -97,6 +99,10 @@ class BenchRun:
 
     def for_problem(self, problem: str) -> list[RunResult]:
         return [r for r in self.results if r.problem == problem]
+
+    def unfinished_for(self, problem: str) -> list[str]:
+        """The strategies a stop left unrun on ``problem``."""
+        return [s for p, s in self.unfinished if p == problem]
 
     def find(self, problem: str, strategy: str) -> RunResult | None:
         return next((r for r in self.results if r.problem == problem and r.strategy == strategy), None)
@@ -114,6 +120,7 @@ class BenchRun:
             "strategies": {name: BENCH_STRATEGIES[name] for name in self.strategies},
             "planned": self.planned,
             "interrupted": self.interrupted,
+            "unfinished": [{"problem": p, "strategy": s} for p, s in self.unfinished],
             "seconds": self.seconds,
             "peak_rss_bytes": self.peak_rss_bytes,
             "results": [asdict(r) for r in self.results],

@@ -39,6 +39,7 @@ CONNECT_SECONDS = 10
 UNGUARDED = ("a script that starts workers must do so under `if __name__ == \"__main__\":`, since each worker "
              "process imports the script's main module")
 SLICE = 0.25   # seconds between two looks at the deadline, a cancel and the progress while tasks run
+WORKERLESS_SECONDS = 30   # a run at an address stops after this long with no worker at all
 
 
 class ClusterError(PegsolverError):
@@ -101,8 +102,10 @@ class DaskRun(PartitionedRun):
             raise ClusterError("a cluster keeps the partitions in its workers' memory: --spill and --resume "
                                "apply to runs on this machine")
         self.client, self.local, self.scratch = connect(workers, address, budget)
-        if address is not None and not budget_given:   # the workers' memory, not this machine's
-            budget = workers_budget(self.client) or budget
+        if address is not None:
+            wait_for_a_worker(self.client, address)
+            if not budget_given:   # the workers' memory, not this machine's
+                budget = workers_budget(self.client) or budget
         n = max(len(self.client.scheduler_info().get("workers", {})), 1)
         threads = 1 << (n.bit_length() - 1)
         super().__init__(shape, group, threads, budget, deadline, keep_levels=keep_levels, board_name=board_name,
@@ -126,16 +129,27 @@ class DaskRun(PartitionedRun):
         return store
 
     def _wait(self, futures: list[Any], k: int, step: str) -> list[Any]:
-        wait, t0 = _dask().wait, time.monotonic()
+        dask, t0 = _dask(), time.monotonic()
+        seen = looked = t0   # when a worker was last known to be there, and last looked for
         while True:
             if (stop_now := self.stop_now()) is not None:   # before each slice: a step may take less
                 self.client.cancel(futures)
                 raise stop_now
             timeout = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
             try:
-                wait(futures, timeout=SLICE if timeout is None else min(timeout, SLICE))
+                dask.wait(futures, timeout=SLICE if timeout is None else min(timeout, SLICE))
             except TimeoutError:
                 self.tell(k, step, sum(f.done() for f in futures), len(futures), t0)
+                if self.local is not None or time.monotonic() - looked < 2.0:   # an RPC: every 2 s at most
+                    continue
+                looked = time.monotonic()
+                if self.client.scheduler_info().get("workers"):
+                    seen = looked
+                elif looked - seen > WORKERLESS_SECONDS:   # the tasks would wait for ever
+                    self.client.cancel(futures)
+                    raise LevelStop(Reason.WORKERS_LOST, f"stopped: no Dask worker has been connected to the "
+                                    f"scheduler for {WORKERLESS_SECONDS} s, while level {k} was {step}; the "
+                                    "partitions they held are lost") from None
                 continue
             self.tell(k, step, len(futures), len(futures), t0)
             try:
@@ -143,6 +157,11 @@ class DaskRun(PartitionedRun):
             except MemoryError as e:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
                                 f"too small for one partition ({e}); give more memory") from None
+            except dask.KilledWorker as e:   # a worker's nanny restarts it past its memory limit
+                raise LevelStop(Reason.WORKERS_LOST, f"stopped: Dask workers died while level {k} was {step} "
+                                f"({str(e)[:300]}); a worker past its memory limit is restarted by its nanny: "
+                                f"give the workers more memory, or the run less than "
+                                f"{size_text(self.budget)} (--memory-gb)") from None
 
     def expand_all(self, store: MemoryStore, k: int, parts: int, counted: bool, shard_bits: int,
                    stage: int) -> StepWork:
@@ -193,7 +212,8 @@ def _dask() -> Any:
 LOCAL_MEMORY = {"distributed.worker.memory.target": False, "distributed.worker.memory.spill": 0.7,
                 "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": False,
                 "distributed.worker.preload": ["pegsolver.engine.worker_setup"]}
-WORKER_LEAST = 512 << 20   # a worker's share at least: its process takes about 150 MiB idle
+WORKER_LEAST = 512 << 20   # a worker's share at least: its process takes about WORKER_IDLE idle
+WORKER_IDLE = 150 << 20
 
 
 def _join(Client: Any, address: str) -> Any:
@@ -227,11 +247,38 @@ def _join(Client: Any, address: str) -> Any:
     raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler ({why})")
 
 
+def wait_for_a_worker(client: Any, address: str) -> int:
+    """The number of workers at the scheduler, once there is one.
+
+    :raises ClusterError: none came within CONNECT_SECONDS (tasks would wait for ever).
+    """
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(f"the Dask scheduler at {address!r} has no worker (waited {CONNECT_SECONDS} s): "
+                           f"start one with `dask worker {address}`") from None
+    return len(client.scheduler_info().get("workers", {}))
+
+
 def workers_budget(client: Any) -> int | None:
-    """3/4 of the memory a cluster's workers may hold, added up (their ``memory_limit``), as a
-    run here takes 3/4 of this machine's; None when a worker has no limit or none answers."""
-    limits = [w.get("memory_limit") for w in client.scheduler_info().get("workers", {}).values()]
-    return sum(limits) * 3 // 4 if limits and all(limits) else None
+    """3/4 of the memory a cluster's workers may hold past their own (``memory_limit`` less
+    WORKER_IDLE each), added up, as a run here takes 3/4 of this machine's; None when a worker
+    has no limit or none answers.
+
+    :raises ClusterError: the limits leave no room past the workers' own memory (a worker
+        past its limit is killed by its nanny, again and again).
+    """
+    limits = [int(w.get("memory_limit") or 0) for w in client.scheduler_info().get("workers", {}).values()]
+    if not limits or not all(limits):
+        return None
+    budget = sum(max(limit - WORKER_IDLE, 0) * 3 // 4 for limit in limits)
+    if budget < 1 << 20:
+        raise ClusterError(f"the Dask workers' memory limits ({', '.join(size_text(x) for x in limits[:4])}"
+                           f"{', ...' if len(limits) > 4 else ''}) leave no room past a worker's own "
+                           f"{size_text(WORKER_IDLE)}: start the workers with more memory (dask worker "
+                           "--memory-limit), or give --memory-gb")
+    return budget
 
 
 def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[Any, Any, str]:

@@ -33,7 +33,8 @@ Stage = Any     # E.Stage: one thread's buffer of children waiting to be merged
 Work = Any      # E.Work: one thread's counters while expanding a level
 Perm = tuple[Hole, ...]  # a board symmetry as a permutation of the holes
 
-STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED, Reason.CANCELLED, Reason.DISK_FULL)
+STOP_REASONS = (Reason.MEMORY_LIMIT, Reason.TIME_LIMIT, Reason.INTERRUPTED, Reason.CANCELLED, Reason.DISK_FULL,
+                Reason.WORKERS_LOST)
 
 
 class LevelStop(Exception):

@@ -28,6 +28,7 @@ class Reason(StrEnum):
     INTERRUPTED = "interrupted"        # Ctrl-C
     CANCELLED = "cancelled"            # another thread set the limit's Cancel
     DISK_FULL = "disk full"            # an out-of-core run's spill directory filled up
+    WORKERS_LOST = "workers lost"      # a run on a Dask cluster whose workers died or left
 
     @property
     def proves_impossible(self) -> bool:

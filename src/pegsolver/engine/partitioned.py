@@ -266,7 +266,8 @@ class PartitionedRun(LevelRun):
                                         BLOCK * (4 << shard_bits) + BLOCK * 2 * len(self.shape.jumps)))
             if stage + EXPAND_BYTES * (n // max(parts, 1)) > share:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
-                                f"too small for one partition of level {k}; give more memory")
+                                f"too small to expand one partition of level {k} into level {k + 1}; give more "
+                                "memory")
             try:
                 work = self.expand_all(store, k, parts, counted, shard_bits, stage)   # raises past 2**128
             except BaseException:   # a stop: what it held counts, and a half-made level goes
@@ -370,7 +371,8 @@ def _skewed(stop: LevelStop, sizes: Any, cap: int, k: int) -> LevelStop:
     if stop.reason is not Reason.MEMORY_LIMIT or sizes is None or int(sizes.max()) <= cap:
         return stop
     big = int(sizes.max())
-    return LevelStop(stop.reason, f"{stop.message}. Level {k}'s children fall unevenly into the {len(sizes)} key "
+    return LevelStop(stop.reason, f"{stop.message}. The children that make level {k} fall unevenly into the "
+                                  f"{len(sizes)} key "
                                   f"ranges that partitions are cut from: one range alone holds {big:,} of the "
                                   f"{int(sizes.sum()):,} ({big / max(int(sizes.sum()), 1):.0%}), and a range is "
                                   "merged at once")
