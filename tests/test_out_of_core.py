@@ -662,7 +662,7 @@ def test_a_scheduler_without_workers_and_workers_that_die_stop_the_run_cleanly(m
                 bare.scale(0)
         a = analyse("triangle6", cluster=bare.scheduler_address, memory_bytes=8 * MIB, progress=retire_at_5)
         assert a.stopped == "workers lost" and "no Dask worker has been connected to the scheduler for 1 s" in a.message
-        assert 5 <= len(a.levels) < 14
+        assert 5 <= len(a.levels) < 14 and "partitions held in memory, lost with the workers" in a.to_text()
         bare.scale(1)
         bare.wait_for_workers(1, timeout=60)
 

@@ -240,12 +240,13 @@ class Analysis:
         rows.append(f"levels {stats[0]['k']} to {stats[-1]['k']} stored: {plural(n, 'position')}, "
                     f"{8 * sum(s['key_bytes'] for s in stats) / max(n, 1):.2f} bits a position for keys, "
                     f"{8 * sum(s['count_bytes'] for s in stats) / max(n, 1):.2f} for counts")
+        lost = ", lost with the workers" if self.stopped == Reason.WORKERS_LOST else ""
         rows.append(f"largest level stored: {plural(big['positions'], 'position')} in "
                     f"{plural(big['parts'], 'partition')}, "
                     f"{8 * big['key_bytes'] / big['positions']:.2f} bits a position for keys, "
                     f"{8 * big['count_bytes'] / big['positions']:.2f} for counts; " +
                     (f"spill directory at most {size_text(self.disk_bytes)}" if self.disk_bytes
-                     else "partitions held in memory"))
+                     else "partitions held in memory" + lost))
         return rows
 
 
