@@ -1,4 +1,8 @@
 """Board text in and out, arrays, apply/undo, symmetry groups, and bad input."""
+import os
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -144,3 +148,61 @@ def test_a_board_has_its_shape_s_name():
     # from_text takes a name; the board had none to give back (only its shape did)
     assert Board.from_text("o o .", name="row").name == "row"
     assert pegsolver.find_variant("french").board().name == "french"
+
+
+def test_a_shape_is_equal_to_its_copy_in_another_process():
+    # Shapes compared by identity: an answer with a proof, pickled to another process
+    # (a process pool), was not equal to itself there. The hash is made again on loading,
+    # since a str's hash differs from process to process.
+    import copy
+    import pickle
+    import subprocess
+    import sys
+    shape = pegsolver.find_variant("french").shape()
+    assert pickle.loads(pickle.dumps(shape)) == shape and copy.deepcopy(shape) == shape
+    assert hash(pickle.loads(pickle.dumps(shape))) == hash(shape)
+    assert shape != pegsolver.find_variant("english").shape() and shape != "french"
+    answer = pegsolver.solve("french", pegsolver.Goal.at("d4"))   # impossible: a proof with its shape
+    assert answer.proof is not None and pickle.loads(pickle.dumps(answer)) == answer
+    code = ("import pickle, sys, pegsolver; s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(s == pegsolver.find_variant('french').shape(), "
+            "hash(s) == hash(pegsolver.find_variant('french').shape()))")
+    run = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(shape), capture_output=True,
+                         env={**os.environ, "PYTHONHASHSEED": "12345"}, timeout=120)
+    assert run.stdout.split() == [b"True", b"True"], run.stderr
+
+
+def test_solve_reads_the_board_once_while_another_thread_plays_on_it():
+    # solve() searched one reading of the board and built its answer from a second: a jump
+    # played meanwhile by another thread made it raise IllegalJumpError on legal input.
+    import threading
+    board = pegsolver.find_variant("english").board()
+    stop, errors, answers = threading.Event(), [], []
+
+    def solver():
+        while not stop.is_set():
+            try:
+                answers.append(pegsolver.solve(board, pegsolver.Goal.anywhere(), strategy="table",
+                                               limit=pegsolver.Limit(nodes=5000)))
+            except Exception as e:   # noqa: BLE001 - any error is the finding
+                errors.append(e)
+
+    def player():
+        while not stop.is_set():
+            board.push(board.legal_jumps()[0])
+            board.pop()
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    threads = [threading.Thread(target=solver), threading.Thread(target=player)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(2)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        sys.setswitchinterval(old)
+    assert not errors and answers
+    for a in answers:   # each answer is of a position the board held, replayed from it
+        assert a.start.peg_count in (31, 32) and (not a.jumps or a.final.pegs_mask != a.start.pegs_mask)

@@ -195,6 +195,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         1 TiB or threads other than 1.
     """
     board = resolve_board(board)
+    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
     check_options(strategy, order, backend, progress, proofs, backward)
     width = None if beam_width is None else check_beam_width(beam_width, strategy=strategy)
     limit = search_limit(limit)

@@ -156,6 +156,8 @@ class Shape:
     jump_set: frozenset[Jump] = field(init=False, repr=False)  # the same jumps, for membership tests
     slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     symmetries: tuple[tuple[Hole, ...], ...] = field(init=False, repr=False)
+    _key: tuple[str, tuple[Coord, ...], str, str] = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
 
     # Written out rather than generated so that ``rules`` may be given as None but is
     # always a str once the shape is built.
@@ -193,6 +195,25 @@ class Shape:
         set_(self, "jump_set", frozenset(jumps))
         set_(self, "slots", slots)
         set_(self, "symmetries", self._find_symmetries())
+        # equal by what defines it, so that a copy (pickled to another process) is the same
+        # shape; the hash is kept, as caches look shapes up at every call
+        set_(self, "_key", (grid, coords, name, rules))
+        set_(self, "_hash", hash(self._key))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or isinstance(other, Shape) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        del state["_hash"]   # a str's hash differs from process to process: made again on loading
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_hash", hash(self._key))
 
     @property
     def size(self) -> int:
