@@ -247,8 +247,8 @@ def _join(Client: Any, address: str) -> Any:
     raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler ({why})")
 
 
-def wait_for_a_worker(client: Any, address: str) -> int:
-    """The number of workers at the scheduler, once there is one.
+def wait_for_a_worker(client: Any, address: str) -> None:
+    """Return once the scheduler has a worker.
 
     :raises ClusterError: none came within CONNECT_SECONDS (tasks would wait for ever).
     """
@@ -258,7 +258,6 @@ def wait_for_a_worker(client: Any, address: str) -> int:
         client.close()
         raise ClusterError(f"the Dask scheduler at {address!r} has no worker (waited {CONNECT_SECONDS} s): "
                            f"start one with `dask worker {address}`") from None
-    return len(client.scheduler_info().get("workers", {}))
 
 
 def workers_budget(client: Any) -> int | None:

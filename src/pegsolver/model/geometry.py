@@ -156,7 +156,6 @@ class Shape:
     jump_set: frozenset[Jump] = field(init=False, repr=False)  # the same jumps, for membership tests
     slots: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     symmetries: tuple[tuple[Hole, ...], ...] = field(init=False, repr=False)
-    _key: tuple[str, tuple[Coord, ...], str, str] = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
     # Written out rather than generated so that ``rules`` may be given as None but is
@@ -197,8 +196,11 @@ class Shape:
         set_(self, "symmetries", self._find_symmetries())
         # equal by what defines it, so that a copy (pickled to another process) is the same
         # shape; the hash is kept, as caches look shapes up at every call
-        set_(self, "_key", (grid, coords, name, rules))
         set_(self, "_hash", hash(self._key))
+
+    @property
+    def _key(self) -> tuple[str, tuple[Coord, ...], str, str]:
+        return self.grid, self.coords, self.name, self.rules
 
     def __eq__(self, other: object) -> bool:
         return self is other or isinstance(other, Shape) and self._key == other._key
