@@ -35,13 +35,12 @@ MAX_TABLE_BYTES = MAX_SEARCH_BYTES
 
 
 def resolve_board(board: Board | str) -> Board:
-    """A copy of a Board's position (its pegs read once: another thread may go on playing
-    on the caller's board), or the start of the variant with this name."""
+    """A Board, or the start of the variant with this name."""
     if isinstance(board, str):
         return find_variant(board).board()
     if not isinstance(board, Board):
         raise PegsolverError(f"expected a Board or a variant name, not {type(board).__name__}")
-    return board.with_pegs(board.pegs_mask)
+    return board
 
 
 def read_goal(goal: object) -> Goal | None:
@@ -196,6 +195,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         1 TiB or threads other than 1.
     """
     board = resolve_board(board)
+    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
     check_options(strategy, order, backend, progress, proofs, backward)
     width = None if beam_width is None else check_beam_width(beam_width, strategy=strategy)
     limit = search_limit(limit)
