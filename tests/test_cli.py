@@ -486,3 +486,15 @@ def test_a_count_far_past_its_memory_says_so_before_it_starts(capsys):
     assert code == 0 and "note:" not in err
     code, _, err = run(capsys, "count", "english", "--memory-gb", "1")   # it fits: 0.5 GB at its peak
     assert code == 0 and "note:" not in err
+
+
+def test_standard_finish_kept_after_another_vacancy_is_noted(capsys):
+    # --vacant a3 keeps english's d4 finish, impossible by class: the answer says where the finish came from
+    code, out, _ = run(capsys, "solve", "english", "--vacant", "a3")
+    assert code == 1 and "goal: one peg at d4" in out and "position classes" in out
+    assert "note: the finish is english's standard one" in out
+    for extra in (["--finish", "d4"], ["--pegs", "1"]):   # a finish the user chose is not questioned
+        code, out, _ = run(capsys, "solve", "english", "--vacant", "a3", "--nodes", "1000", *extra)
+        assert "note: the finish" not in out
+    code, out, _ = run(capsys, "solve", "english", "--vacant", "a3", "--json")
+    assert json.loads(out)["reason"] == "position class"   # JSON stays one object

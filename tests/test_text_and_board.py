@@ -206,3 +206,34 @@ def test_solve_reads_the_board_once_while_another_thread_plays_on_it():
     assert not errors and answers
     for a in answers:   # each answer is of a position the board held, replayed from it
         assert a.start.peg_count in (31, 32) and (not a.jumps or a.final.pegs_mask != a.start.pegs_mask)
+
+
+class _CountingBoard(pegsolver.Board):
+    """A board that counts how often its pegs are read."""
+    reads = 0
+
+    @property
+    def pegs_mask(self):
+        self.reads += 1
+        return self._pegs
+
+    @pegs_mask.setter
+    def pegs_mask(self, value):
+        self._pegs = value
+
+
+@pytest.mark.parametrize("entry", ["solve", "count_moves", "analyse", "find_hint"])
+def test_entry_points_read_the_callers_pegs_once(entry):
+    # each takes one reading of a caller's board, so another thread playing on it meanwhile
+    # cannot mix two positions in one answer (solve did before 0cd06f3; the others after it)
+    shape = pegsolver.find_variant("triangle5").shape()
+    board = _CountingBoard(shape, shape.full_mask & ~1)
+    board.reads = 0
+    from pegsolver.analysis import analyse
+    from pegsolver.apps.hint import find_hint
+    from pegsolver.moves import count_moves
+    goal = pegsolver.Goal.anywhere()
+    run = {"solve": lambda: pegsolver.solve(board, goal), "count_moves": lambda: count_moves(board, finish=0),
+           "analyse": lambda: analyse(board, finish=0, threads=1), "find_hint": lambda: find_hint(board, goal)}
+    run[entry]()
+    assert board.reads == 1

@@ -231,6 +231,7 @@ def _check_budget(budget: int, threads: int, shape: Shape, here: bool, unit: str
 def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:
     # the start and the finish hole, checked for an enumeration
     board = resolve_board(board)
+    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
     shape = board.shape
     hole = finish_hole(shape, finish)
     if positions_only and hole is not None:

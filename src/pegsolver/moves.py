@@ -27,6 +27,7 @@ __all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
 
 def _board(board: Board | str) -> Board:
     board = resolve_board(board)
+    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
     if board.shape.size > MAX_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the levels by moves "
                                  f"take at most {MAX_HOLES} (solve --fewest-moves takes up to {BEAM_HOLES}, by beams)")

@@ -34,6 +34,8 @@ from .progress import Rate, progress_bar
 
 if TYPE_CHECKING:
     from ..engine.portfolio import Progress
+    from ..model.board import Board
+    from ..model.goal import Goal
 
 DEFAULT_SECONDS = 60.0
 
@@ -129,9 +131,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(sol.to_json(args.notation)))
     else:
         print(sol.to_text(args.notation, args.boards))
+        if sol.reason is not None and sol.reason.proves_impossible and standard_finish_kept(args, board, file_goal):
+            print(f"note: the finish is {board.shape.name}'s standard one; another vacancy often needs "
+                  "another finish: give --finish HOLE, --finish any or --pegs K")
     if sol.reason is Reason.INTERRUPTED:   # also when --fewest-moves found a solution before Ctrl-C
         return EXIT_INTERRUPTED
     return EXIT_SOLVED if sol.solved else EXIT_UNSOLVED
+
+
+def standard_finish_kept(args: argparse.Namespace, board: Board, file_goal: Goal | None) -> bool:
+    """Whether ``--vacant`` changed the start while the goal stayed the variant's standard finish
+    (no ``--finish``, ``--pegs`` or file goal): the case that reads as a surprise when impossible."""
+    chosen = args.finish or getattr(args, "pegs", None) is not None or file_goal is not None
+    return bool(getattr(args, "vacant", None)) and not chosen and board.default_goal is not None \
+        and args.strategy != "seed"
 
 
 def check_fewest_moves_args(args: argparse.Namespace) -> None:

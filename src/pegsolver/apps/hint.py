@@ -106,7 +106,7 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     """
     t0 = time.perf_counter()
     board = resolve_board(board)   # a variant's name too, as solve() takes it
-    position = board.with_pegs(board.pegs_mask)
+    board = position = board.with_pegs(board.pegs_mask)   # read once: the caller may play on meanwhile
     moving = None if moving is None else board.hole_index(moving)
     given = read_goal(goal)   # a hole name too, as solve() takes it
     if given is None:
