@@ -498,3 +498,23 @@ def test_standard_finish_kept_after_another_vacancy_is_noted(capsys):
         assert "note: the finish" not in out
     code, out, _ = run(capsys, "solve", "english", "--vacant", "a3", "--json")
     assert json.loads(out)["reason"] == "position class"   # JSON stays one object
+
+
+def test_the_first_signal_stops_a_table_by_moves_in_its_search_over_every_pair():
+    # a trial's Ctrl-C or SIGTERM in the first seconds of this table was ignored: the table
+    # ran on for 75 s and said it was not interrupted (triangle 8's search takes seconds)
+    out, err = stopped_by(signal.SIGTERM, ["table", "triangle8", "--fewest-moves", "--json"], 2.0, 30)
+    answer = json.loads(out)
+    assert answer["interrupted"] is True and answer["shortest"] is None
+    assert "stopped by SIGTERM in the search over every pair at once" in err
+
+
+def test_count_by_moves_names_the_symmetries_it_used(capsys):
+    # a finish out of reach fixes nothing, and --unreduced uses no symmetry: the header said
+    # "2 symmetries fix the start and finish" and "only the identity fixes the start and finish"
+    code, out, _ = run(capsys, "count", "triangle4", "--by", "moves", "--vacant", "1", "--finish", "2")
+    assert "(2 symmetries fix the start)" in out.splitlines()[0]
+    code, out, _ = run(capsys, "count", "triangle5", "--by", "moves", "--finish", "13", "--unreduced")
+    assert code == 0 and out.splitlines()[0].endswith("levels by moves, every position (no symmetry used)")
+    code, out, _ = run(capsys, "count", "triangle5", "--by", "moves", "--finish", "13")
+    assert "(2 symmetries fix the start and finish)" in out.splitlines()[0]

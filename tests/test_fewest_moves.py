@@ -652,3 +652,34 @@ def test_a_stop_between_a_level_and_its_check_lists_only_the_levels_the_bound_st
     made = len(answer.forward) - 1 + len(answer.backward) - 1
     assert made == 5 and answer.lower_bound >= made + 1   # the sixth level, unchecked, is left out
     # (the bound is the Merson regions' here, 8, past what the levels checked prove)
+
+
+def test_a_board_files_fewest_finish_is_named_when_fewest_moves_refuses_it(tmp_path, capsys):
+    # the refusal spoke of 'fewest' as if --finish had said it; the file's [goal] did
+    path = tmp_path / "f1.toml"
+    path.write_text('board = """\nooooo\n"""\nvacant = ["c1"]\n[goal]\nfinish = "fewest"\n')
+    assert main(["solve", str(path), "--fewest-moves"]) == 2
+    assert 'not the board file\'s finish = "fewest"' in capsys.readouterr().err
+    assert main(["solve", "english", "--fewest-moves", "--finish", "fewest"]) == 2
+    assert "not --finish fewest" in capsys.readouterr().err
+
+
+def test_shortest_over_a_board_without_solutions_bounds_nothing_in_its_json():
+    # a trial: triangle 3 said optimal false and lower_bound 5 where solve says null for an
+    # impossible goal; and the JSON named the start but not where the solution ends
+    answer = shortest_over_board("triangle3")
+    data = answer.to_json(find_variant("triangle3").shape())
+    assert answer.reason is Reason.EXHAUSTED and data["optimal"] is None and data["lower_bound"] is None
+    assert data["final"] is None and data["jumps"] == []
+    shape = find_variant("triangle5").shape()
+    data = shortest_over_board("triangle5").to_json(shape, "numeric")
+    assert data["optimal"] is True and data["lower_bound"] == len(data["moves"]) == 9   # OEIS A127500
+    at = [(r, k) for r in range(5) for k in range(r + 1)]   # numeric hole n is at[n - 1], row by row
+    pegs = {h for h in range(1, 16)} - {int(h) for h in data["vacant"]}
+    for jump in data["jumps"]:   # replayed from the names alone: from-to in numeric notation
+        a, c = (int(h) for h in jump.split("-"))
+        (ra, ka), (rc, kc) = at[a - 1], at[c - 1]
+        b = at.index(((ra + rc) // 2, (ka + kc) // 2)) + 1
+        assert a in pegs and b in pegs and c not in pegs
+        pegs = pegs - {a, b} | {c}
+    assert sorted(pegs) == [int(h) for h in data["final"]]

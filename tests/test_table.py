@@ -164,3 +164,42 @@ def test_a_table_by_moves_knows_the_shortest_before_its_pairs_are_settled():
     assert "(proved by one search over every pair at once)" in s.to_text()
     assert s.to_json()["shortest"] == {"moves": 9, "vacancy": str(best.vacancy + 1),
                                        "finish": str(best.finish + 1), "all_pairs_at_once": True}
+
+
+def test_a_stop_inside_the_search_over_every_pair_ends_the_table(monkeypatch):
+    # that search answers Ctrl-C (or a cancel) with what it proved; the table took the
+    # answer for a limit's and went on to the pairs, so a trial's first Ctrl-C in the first
+    # seconds of `table triangle7 --fewest-moves` was ignored and the whole table ran
+    import threading
+
+    from pegsolver import Cancel, Limit
+    from pegsolver import survey as survey_module
+
+    def no_pairs(*args, **kwargs):
+        raise AssertionError("a pair was searched after the stop")
+    monkeypatch.setattr(survey_module, "solve", no_pairs)
+    cancel = Cancel()
+    timer = threading.Timer(0.3, cancel.set)   # inside triangle 8's search over every pair (seconds)
+    timer.start()
+    try:
+        s = survey_vacancies("triangle8", minimize="moves", limit=Limit(cancel=cancel))
+    finally:
+        timer.cancel()
+    assert len(s) == 1 and s[0].reason.ends_run and s.interrupted and s.overall is None and not s.settled
+    assert s.stopped_at_once
+
+
+def test_a_table_whose_proved_pair_is_as_short_as_every_open_bound_knows_the_shortest(capsys):
+    # a trial's table under a small budget said "shortest: not known (at least 9, 9 found)"
+    # while pairs were proved at 9 and every pair left open was proved at least 9
+    code = main(["table", "triangle6", "--fewest-moves", "--table-mb", "0.2", "--json"])
+    answer = json.loads(capsys.readouterr().out)
+    assert code == 1 and not answer["settled"] and not answer["shortest"]["all_pairs_at_once"]
+    assert answer["shortest"]["moves"] == 9   # OEIS A127500
+    open_ = [e for e in answer["entries"] if e["reason"] == "solved" and not e["optimal"]]
+    assert open_ and all(e["lower_bound"] >= 9 for e in open_)
+    best = next(e for e in answer["entries"] if e["vacancy"] == answer["shortest"]["vacancy"]
+                and e["finish"] == answer["shortest"]["finish"])
+    assert best["optimal"] and best["move_count"] == len(best["moves"]) == 9
+    main(["table", "triangle6", "--fewest-moves", "--table-mb", "0.2"])
+    assert "(proved: the pairs not settled take at least as many)" in capsys.readouterr().out

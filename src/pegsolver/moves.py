@@ -66,7 +66,9 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     # a finish proved out of reach fixes no symmetry: only the forward side is counted
     fixing = Goal.anywhere() if proof else goal
     group = move_group(shape, [board.pegs_mask], fixing) if reduced else [tuple(range(shape.size))]
-    return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1].text() if proof else "")
+    count = count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1].text() if proof else "")
+    count.reduced = reduced
+    return count
 
 
 def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None,

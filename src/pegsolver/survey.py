@@ -29,7 +29,7 @@ from .errors import GoalError
 from .model.board import Board
 from .model.geometry import Hole, Jump, Shape
 from .model.goal import Goal, plural
-from .model.notation import group_moves, hole_name, jump_name
+from .model.notation import group_moves, hole_name, jump_name, move_name
 from .solver import Limit, resolve_board, solve
 
 # One-letter marks for the printed grid.
@@ -72,15 +72,30 @@ class Survey(list[Entry]):
         # by moves: a pair with the board's fewest moves, proved by one search over every pair
         # at once (moves.shortest_over_board) before the pairs one by one; None if it did not settle
         self.overall: Entry | None = None
+        self.stopped_at_once = False   # Ctrl-C or a cancel came in that search: no pair was tried
 
     @property
     def shortest(self) -> Entry | None:
         """A pair with the fewest moves of all (a survey by moves whose every solvable pair
         is proved, or whose search over every pair at once settled; None otherwise)."""
-        if not self.by_moves or not self.settled:
-            return self.overall if self.by_moves else None
-        solved = [e for e in self if e.reason is Reason.SOLVED]
-        return min(solved, key=lambda e: e.moves) if solved else None
+        if not self.by_moves:
+            return None
+        if self.settled:
+            solved = [e for e in self if e.reason is Reason.SOLVED]
+            return min(solved, key=lambda e: e.moves) if solved else None
+        return self.overall or self._proved_shortest()
+
+    def _proved_shortest(self) -> Entry | None:
+        # every pair tried, some not settled: a pair proved in as few moves as any other
+        # pair's lower bound is the shortest all the same
+        live = [e for e in self if not e.reason.proves_impossible]
+        if self.interrupted or len(self) < self.board.shape.size ** 2 or any(e.lower_bound is None for e in live):
+            return None
+        proved = [e for e in live if e.optimal]
+        if not proved:
+            return None
+        best = min(proved, key=lambda e: e.moves)
+        return best if all(best.moves <= (e.lower_bound or 0) for e in live) else None
 
     @property
     def interrupted(self) -> bool:
@@ -108,7 +123,8 @@ class Survey(list[Entry]):
                          "jumps": [jump_name(shape, j, style) for j in e.jumps],
                          "nodes": e.nodes, "seconds": e.seconds,
                          "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
-                         **({"move_count": e.moves if e.jumps else None, "optimal": e.optimal,
+                         **({"move_count": e.moves if e.jumps else None,
+                             "moves": [move_name(shape, m, style) for m in group_moves(e.jumps)], "optimal": e.optimal,
                              "lower_bound": e.lower_bound, "proof_stopped_by": e.proof_stopped_by}
                             if self.by_moves else {})}
                         for e in self],
@@ -146,7 +162,9 @@ class Survey(list[Entry]):
         if best is not None:
             lines.append(f"shortest: {plural(best.moves, 'move')}, vacancy {name(best.vacancy)} -> finish "
                          f"{name(best.finish)}" + (" (proved by one search over every pair at once)"
-                                                   if best is self.overall else ""))
+                                                   if best is self.overall else
+                                                   "" if self.settled else
+                                                   " (proved: the pairs not settled take at least as many)"))
         elif self.by_moves and self.settled:
             lines.append("shortest: none, no problem of this board can be solved")
         elif self.by_moves:
@@ -232,10 +250,14 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
     start = time.perf_counter()
     if out.by_moves and n <= MAX_HOLES:
         try:
-            out.overall = _overall(board, each)
+            overall = _overall(board, each)
         except KeyboardInterrupt:
-            out.append(Entry(0, 0, Reason.INTERRUPTED))
+            overall = Entry(0, 0, Reason.INTERRUPTED)
+        if overall is not None and overall.reason.ends_run:   # Ctrl-C or a cancel inside it
+            out.append(overall)
+            out.stopped_at_once = True
             return out
+        out.overall = overall
     for v in range(n):
         for f in range(n):
             try:   # Ctrl-C between two searches (solve answers it inside one) ends the survey alike
@@ -261,6 +283,8 @@ def _overall(board: Board, limit: Limit) -> Entry | None:
     from .moves import shortest_over_board
     t0 = time.perf_counter()
     answer = shortest_over_board(board, limit=limit)
+    if answer.reason.ends_run:   # it answers Ctrl-C with what it proved; the survey ends alike
+        return Entry(0, 0, answer.reason)
     if not answer.optimal or not answer.jumps:
         return None
     v = next(h for h in range(board.shape.size) if not answer.start >> h & 1)

@@ -77,6 +77,10 @@ def cmd_table(args: argparse.Namespace) -> int:
                                   limit=Limit(seconds=seconds, memory_bytes=memory),
                                   minimize="moves" if args.fewest_moves else None)
     print(json.dumps(survey.to_json(args.notation)) if args.json else survey.to_text(args.notation))
+    if survey.stopped_at_once:
+        print(f"stopped by {interrupt_name()} in the search over every pair at once, before any of the "
+              f"{board.shape.size ** 2} problems", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if survey.interrupted:
         print(f"stopped by {interrupt_name()} after {len(survey) - 1} of {board.shape.size ** 2} problems; "
               f"problem {len(survey)}, interrupted, is not settled", file=sys.stderr)

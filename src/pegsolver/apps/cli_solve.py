@@ -100,7 +100,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     goal = choose_goal(args, board, file_goal).resolve(board.shape)
     goal.check(board.shape, board.pegs_mask)  # before the header: a refused goal prints only its error
     if args.fewest_moves and goal.fewest_pegs:
-        raise GoalError("--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not 'fewest'")
+        given = "--finish fewest" if args.finish else "the board file's finish = \"fewest\""
+        raise GoalError(f"--fewest-moves needs a finish (--finish HOLE, a pattern or 'any'), not {given}")
     if args.fewest_moves:   # too many finishes to start from: refused before the header
         count_finishes(board.shape, goal)
     if args.backward and goal.finish is None:

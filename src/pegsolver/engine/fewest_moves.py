@@ -92,17 +92,24 @@ class MovesAnswer:
 
     def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
         """JSON-ready data, holes named on ``shape`` (the board searched) in ``style``: reason,
-        optimal, lower_bound, upper_bound, the solution's vacant holes at the start, its jumps
-        and moves, the level sizes of both sides and the work counters.
+        optimal, lower_bound (both None after EXHAUSTED: no solution exists), upper_bound, the
+        solution's vacant holes at the start and pegs at the end (``final``), its jumps and
+        moves, the level sizes of both sides and the work counters.
 
         :raises PegsolverError: ``shape`` not a Shape, or an unknown ``style``."""
         if not isinstance(shape, Shape):
             raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
         check_style(style)
-        return {"reason": self.reason, "optimal": self.optimal, "lower_bound": self.lower_bound,
-                "upper_bound": self.upper_bound,
+        none = self.reason is Reason.EXHAUSTED   # no solution at all: as solve's JSON says an impossible goal
+        final = self.start
+        for j in self.jumps:
+            final = final & ~(1 << j.from_hole | 1 << j.over) | 1 << j.to_hole
+        return {"reason": self.reason, "optimal": None if none else self.optimal,
+                "lower_bound": None if none else self.lower_bound, "upper_bound": self.upper_bound,
                 "vacant": [hole_name(shape, h, style) for h in range(shape.size)
                            if self.jumps and not self.start >> h & 1],
+                "final": [hole_name(shape, h, style) for h in range(shape.size) if final >> h & 1]
+                if self.jumps else None,
                 "jumps": [jump_name(shape, j, style) for j in self.jumps],
                 "moves": [move_name(shape, m, style) for m in group_moves(self.jumps)],
                 "forward": self.forward, "backward": self.backward, "expanded": self.expanded,

@@ -62,6 +62,7 @@ class MoveCount:
     impossible: str = ""   # the proof that the finish is out of reach (then no backward side)
     memory_bytes: int = 0  # the memory budget of the levels and seen sets
     signal: str = ""       # the signal that stopped it (Ctrl-C or SIGTERM), when one did
+    reduced: bool = True   # keyed under the symmetries (False: every position, none used)
 
     @property
     def fewest_moves(self) -> int | None:
@@ -85,9 +86,12 @@ class MoveCount:
         vacant = " ".join(hole_name(shape, h, style) for h in self.board.vacancies())
         end = "" if self.finish is None else f", finish: {hole_name(shape, self.finish, style)}"
         fix = "only the identity fixes" if self.symmetries == 1 else f"{self.symmetries} symmetries fix"
+        # a finish proved out of reach fixes nothing: the group fixes the start alone
+        fixed = "the start" if self.finish is None or self.impossible else "the start and finish"
+        kind = f"one position per symmetry class ({fix} {fixed})" if self.reduced else \
+            "every position (no symmetry used)"
         lines = [f"board: {shape.name} ({plural(shape.size, 'hole')}), vacant: {vacant or 'none'}{end}; levels by "
-                 "moves, one position "
-                 f"per symmetry class ({fix} the start{'' if self.finish is None else ' and finish'})",
+                 f"moves, {kind}",
                  f"{'moves':>5} {'forward':>12} {'pegs':>7} {'backward':>12} {'pegs':>7}"]
         for n in range(max(len(self.forward.sizes), len(self.backward.sizes))):
             cells = []
