@@ -13,7 +13,7 @@ found by one wide beam each (PEGSOLVER_LONG_BENCHES=1). The search pruned by the
 (shortest_over_board's at_most): none shorter than the published figure for triangles 6 and
 7, and with PEGSOLVER_LONG_BENCHES=1 for 8 to 10, and the figure found and proved by
 searching up to it; triangle 9 at least 14 (none of at most 13 moves), and with
-PEGSOLVER_LONG_BENCHES=1 at least 15. Work counters (positions expanded, chains of jumps) go
+PEGSOLVER_LONG_BENCHES=1 at least 15; triangle 10 at least 17. Work counters (positions expanded, chains of jumps) go
 in extra_info."""
 import os
 
@@ -111,6 +111,13 @@ def test_triangle9_at_least_14(benchmark):
     # the published 16 is not proved here; pruned to at most 13 moves, seconds prove 14
     answer = _within(benchmark, 9, 13)
     assert answer.reason is Reason.BOUNDED and answer.lower_bound == 14
+
+
+@pytest.mark.benchmark(group="fewest moves triangles pruned")
+def test_triangle10_at_least_17(benchmark):
+    # the regions bound every start by 16: pruned to at most 16, almost nothing is left
+    answer = _within(benchmark, 10, 16)
+    assert answer.reason is Reason.BOUNDED and answer.lower_bound == 17
 
 
 @LONG
