@@ -77,7 +77,8 @@ class Survey(list[Entry]):
     @property
     def shortest(self) -> Entry | None:
         """A pair with the fewest moves of all (a survey by moves whose every solvable pair
-        is proved, or whose search over every pair at once settled; None otherwise)."""
+        is proved, whose search over every pair at once settled, or one of whose pairs is
+        proved in no more moves than every unsettled pair's lower bound; None otherwise)."""
         if not self.by_moves:
             return None
         if self.settled:
