@@ -52,7 +52,7 @@ from .model.goal import plural, require_pegs
 from .model.notation import hole_name, parse_hole
 from .model.numbers import as_whole
 from .proofs.classes import fixed_by_count
-from .solver import resolve_board
+from .solver import resolve_board, resolve_position
 
 MAX_WORKERS = 256   # Dask worker processes a run starts here at most
 WORKERS_PER_CPU = 4  # and at most this many a CPU: 100 on 2 CPUs took 133 s to start, then timed out
@@ -230,8 +230,7 @@ def _check_budget(budget: int, threads: int, shape: Shape, here: bool, unit: str
 
 def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:
     # the start and the finish hole, checked for an enumeration
-    board = resolve_board(board)
-    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
+    board = resolve_position(board)
     shape = board.shape
     hole = finish_hole(shape, finish)
     if positions_only and hole is not None:

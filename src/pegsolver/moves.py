@@ -20,14 +20,13 @@ from .engine.search import impossibility
 from .errors import BoardTooLargeError
 from .model.board import Board
 from .model.goal import Goal, require_pegs
-from .solver import resolve_board
+from .solver import resolve_board, resolve_position
 
 __all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
 
 
 def _board(board: Board | str) -> Board:
-    board = resolve_board(board)
-    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
+    board = resolve_position(board)
     if board.shape.size > MAX_HOLES:
         raise BoardTooLargeError(f"board {board.shape.name!r} has {board.shape.size} holes; the levels by moves "
                                  f"take at most {MAX_HOLES} (solve --fewest-moves takes up to {BEAM_HOLES}, by beams)")
@@ -66,9 +65,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     # a finish proved out of reach fixes no symmetry: only the forward side is counted
     fixing = Goal.anywhere() if proof else goal
     group = move_group(shape, [board.pegs_mask], fixing) if reduced else [tuple(range(shape.size))]
-    count = count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1].text() if proof else "")
-    count.reduced = reduced
-    return count
+    return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1].text() if proof else "",
+                          reduced)
 
 
 def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None,

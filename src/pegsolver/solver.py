@@ -43,6 +43,15 @@ def resolve_board(board: Board | str) -> Board:
     return board
 
 
+def resolve_position(board: Board | str) -> Board:
+    """:func:`resolve_board`, as a copy of the position read once: another thread may play on
+    the caller's board meanwhile, and a search must not mix two readings of it (a trial's
+    solve raised IllegalJumpError on legal input). The survey keeps the caller's board itself.
+    """
+    board = resolve_board(board)
+    return board.with_pegs(board.pegs_mask)
+
+
 def read_goal(goal: object) -> Goal | None:
     """A goal argument as a Goal: a hole name is one peg there; None stays None.
 
@@ -194,8 +203,7 @@ def solve(board: Board | str, goal: Goal | str | None = None, strategy: str = DE
         proofs or backward not a bool), a limit that is not a Limit, a memory budget over
         1 TiB or threads other than 1.
     """
-    board = resolve_board(board)
-    board = board.with_pegs(board.pegs_mask)   # read once: another thread may play on the caller's board
+    board = resolve_position(board)
     check_options(strategy, order, backend, progress, proofs, backward)
     width = None if beam_width is None else check_beam_width(beam_width, strategy=strategy)
     limit = search_limit(limit)

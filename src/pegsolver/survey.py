@@ -86,11 +86,18 @@ class Survey(list[Entry]):
             return min(solved, key=lambda e: e.moves) if solved else None
         return self.overall or self._proved_shortest()
 
-    def _proved_shortest(self) -> Entry | None:
-        # every pair tried, some not settled: a pair proved in as few moves as any other
-        # pair's lower bound is the shortest all the same
+    def _bounded(self) -> list[Entry] | None:
+        # by moves, every pair tried and each possible one bounded: those pairs (else None)
         live = [e for e in self if not e.reason.proves_impossible]
         if self.interrupted or len(self) < self.board.shape.size ** 2 or any(e.lower_bound is None for e in live):
+            return None
+        return live
+
+    def _proved_shortest(self) -> Entry | None:
+        # some pairs not settled: a pair proved in as few moves as any other pair's lower
+        # bound is the shortest all the same
+        live = self._bounded()
+        if live is None:
             return None
         proved = [e for e in live if e.optimal]
         if not proved:
@@ -178,9 +185,8 @@ class Survey(list[Entry]):
 
     def _bounds(self) -> str:
         # by moves, every pair tried: the shortest's bounds, " (at least L, U found)"
-        live = [e for e in self if not e.reason.proves_impossible]
-        if self.interrupted or len(self) < self.board.shape.size ** 2 or not live or \
-                any(e.lower_bound is None for e in live):
+        live = self._bounded()
+        if not live:
             return ""
         found = [e.moves for e in self if e.reason is Reason.SOLVED]
         return f" (at least {min(e.lower_bound or 0 for e in live)}" + (f", {min(found)} found)" if found else ")")

@@ -24,7 +24,7 @@ from ..model.geometry import Hole, Jump, Shape
 from ..model.goal import Goal, plural
 from ..model.notation import hole_name
 from ..proofs.obstacles import Proof
-from ..solver import Limit, read_goal, resolve_board, solve
+from ..solver import Limit, read_goal, resolve_position, solve
 
 DEFAULT_HINT_SECONDS = 10.0
 # The hint's search after the proofs and the search by moves: solve()'s default portfolio
@@ -105,16 +105,15 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     :raises CoreMissingError: the compiled core is not built.
     """
     t0 = time.perf_counter()
-    board = resolve_board(board)   # a variant's name too, as solve() takes it
-    board = position = board.with_pegs(board.pegs_mask)   # read once: the caller may play on meanwhile
+    board = resolve_position(board)   # a variant's name too, as solve() takes it
     moving = None if moving is None else board.hole_index(moving)
     given = read_goal(goal)   # a hole name too, as solve() takes it
     if given is None:
         raise PegsolverError("a hint needs a goal: a pegsolver.Goal or a hole name")
     goal = given.resolve(board.shape)
-    if not goal.fewest_pegs and goal.pegs > position.peg_count:   # goal.check would call it the start
+    if not goal.fewest_pegs and goal.pegs > board.peg_count:   # goal.check would call it the start
         raise GoalError(f"the goal leaves {plural(goal.pegs, 'peg')} but this position has only "
-                        f"{position.peg_count}, and a jump only removes pegs")
+                        f"{board.peg_count}, and a jump only removes pegs")
     goal.check(board.shape, board.pegs_mask)
     Limit(seconds=seconds, cancel=cancel)  # checks the budget and the cancel
 
@@ -126,12 +125,12 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
 
     if not goal.fewest_pegs and goal.reached(board.pegs_mask):
         return answer(Reason.SOLVED, strategy="none")
-    if not position.legal_jumps():
+    if not board.legal_jumps():
         return answer(NO_JUMP, explanation="no jump is left")
-    proof = None if goal.fewest_pegs else impossibility(position, goal)   # as few as can be: never impossible
+    proof = None if goal.fewest_pegs else impossibility(board, goal)   # as few as can be: never impossible
     if proof:
         return answer(proof[0], explanation=proof[1].text(), strategy="proof", proof=proof[1])
-    fewest = None if goal.fewest_pegs else moves_left(position, goal, seconds * MOVES_SHARE, moving, cancel)
+    fewest = None if goal.fewest_pegs else moves_left(board, goal, seconds * MOVES_SHARE, moving, cancel)
     if fewest is not None and fewest.reason is Reason.SOLVED:
         hint = answer(Reason.SOLVED, fewest.jumps, strategy="fewest-moves")
         hint.moves_left = hint.moves_at_least = fewest.lower_bound
@@ -148,7 +147,7 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
     elif left <= 0.01:
         hint = answer(Reason.TIME_LIMIT)
     else:
-        sol = solve(position, goal, strategy=HINT_SEARCH, limit=Limit(seconds=left, cancel=cancel), proofs=False)
+        sol = solve(board, goal, strategy=HINT_SEARCH, limit=Limit(seconds=left, cancel=cancel), proofs=False)
         hint = answer(sol.reason, sol.jumps if sol.reason.settles else (), strategy=sol.stats.member or HINT_SEARCH,
                       explanation="every position reachable from here was searched"
                       if sol.reason.settles and not sol.solved else "")

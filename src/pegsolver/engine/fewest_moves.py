@@ -34,6 +34,7 @@ from .move_beam import beam_by_moves
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason
+from .solution import replay
 
 MAX_HOLES = 64                  # the levels by moves run on the 64-bit enumeration core
 BEAM_HOLES = 128                # and beams by moves (engine.core_moves) on the 128-bit search core
@@ -101,9 +102,7 @@ class MovesAnswer:
             raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
         check_style(style)
         none = self.reason is Reason.EXHAUSTED   # no solution at all: as solve's JSON says an impossible goal
-        final = self.start
-        for j in self.jumps:
-            final = final & ~(1 << j.from_hole | 1 << j.over) | 1 << j.to_hole
+        final = replay(Board(shape, self.start), self.jumps) if self.jumps else 0
         return {"reason": self.reason, "optimal": None if none else self.optimal,
                 "lower_bound": None if none else self.lower_bound, "upper_bound": self.upper_bound,
                 "vacant": [hole_name(shape, h, style) for h in range(shape.size)

@@ -151,12 +151,14 @@ def _side(space: MoveSpace, sources: list[int], target: int, backward: bool, bud
 
 
 def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]], limit: Limit,
-                   default_memory: int, progress: Progress | None = None, impossible: str = "") -> MoveCount:
+                   default_memory: int, progress: Progress | None = None, impossible: str = "",
+                   reduced: bool = True) -> MoveCount:
     """Levels by moves forward from ``board`` and, with a ``finish`` hole, backward from one peg
     there, keyed under ``group`` (it must fix the start and the finish). The backward side
     runs after the forward one, with what is left of the limits. ``progress`` is told
     (direction, moves, positions) as each level is made. ``impossible``: a proof that the
     finish is out of reach (position class, pagoda function): the backward side is skipped.
+    ``reduced``: False when ``group`` is the identity because no symmetry was asked for.
     """
     t0 = time.monotonic()
     space = MoveSpace(board.shape, group)
@@ -168,5 +170,5 @@ def count_by_moves(board: Board, finish: int | None, group: list[tuple[int, ...]
     if finish is not None and stopped is None and not impossible:
         backward, stopped = _side(space, [target], board.pegs_mask, True, budget, progress)
     return MoveCount(board, finish, len(group), forward, backward, stopped, time.monotonic() - t0, impossible,
-                     budget.memory_bytes, interrupt_name() if stopped is Reason.INTERRUPTED else "")
+                     budget.memory_bytes, interrupt_name() if stopped is Reason.INTERRUPTED else "", reduced)
 
