@@ -518,3 +518,11 @@ def test_count_by_moves_names_the_symmetries_it_used(capsys):
     assert code == 0 and out.splitlines()[0].endswith("levels by moves, every position (no symmetry used)")
     code, out, _ = run(capsys, "count", "triangle5", "--by", "moves", "--finish", "13")
     assert "(2 symmetries fix the start and finish)" in out.splitlines()[0]
+
+
+def test_count_refuses_a_board_over_64_holes_without_memory_advice(capsys):
+    # a trial: before the refusal, a note said the count may need 7.7e+04 PiB and sent the
+    # user to --spill or Dask, neither of which takes more than 64 holes either
+    code, out, err = run(capsys, "count", "triangle11", "--json")
+    assert code == 2 and "has 66 holes; the enumeration takes at most 64" in err
+    assert "note:" not in err and "--spill" not in err

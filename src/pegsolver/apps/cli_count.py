@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import analysis
 from ..engine import limits
+from ..engine.core import enum_sizes
 from ..engine.level_memory import available_memory, check_fits_here, estimate_bytes
 from ..engine.limits import size_text
 from ..engine.outcome import Reason
@@ -149,6 +150,8 @@ def usage_text(spill: object) -> str:
 def note_past_memory(board: Board, limit: Limit, keep: bool) -> None:
     """A note before a count in memory whose peak is likely past the budget: a trial's
     `count wiegleb` (about 95 G positions) ran a minute and 5.4 GB before it stopped."""
+    if board.shape.size > enum_sizes().max_holes:   # refused next, whatever the memory: no advice on it
+        return
     budget = limit.memory_bytes or available_memory() * 3 // 4
     # the full group's bound is the smallest: a note only where even it is far past the budget
     bound = estimate_bytes(board.shape, board.pegs_mask, len(board.shape.symmetries), keep)
