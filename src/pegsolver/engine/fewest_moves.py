@@ -41,6 +41,7 @@ BEAM_HOLES = 128                # and beams by moves (engine.core_moves) on the 
 DEFAULT_MOVES_BYTES = 4 << 30   # levels and seen sets of a search by moves, unless told
 MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the backward side
 BEAM_SECONDS = 5.0              # at least, for the beams after a limit stops the proof
+DEEPEN_SHARE = 1 / 2            # of the beams' time under a time limit, for the searches pruned to fewer moves
 Report = Callable[[str, int, float], None]   # progress: what is being made, positions expanded, seconds
 
 
@@ -76,7 +77,9 @@ class MovesAnswer:
     beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
     regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
     pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
-    # (at_most, or after the beams one move fewer than theirs)
+    # (at_most, or after the beams the last pass of the deepening)
+    pruned_from: int = 0   # after the beams: the most moves the first pass of the deepening looked for
+    deepened: int = 0    # after the beams: the bound the deepening's passes proved (0: none finished)
     pruned: int = 0
     beam_stop: Reason | None = None   # the limit that stopped the beams after the proof's, if one did
     beams: list[tuple[int, int | None]] = field(default_factory=list)
@@ -183,9 +186,13 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     within these limits: its nodes, and its seconds (default: a quarter of the proof's
     time, at least BEAM_SECONDS) plus any the proof left. ``jumps`` then holds the best
     found, and a solution as short as the lower bound proved is optimal (SOLVED). When
-    the best has more moves than proved necessary, a search pruned to fewer moves (as
-    with ``at_most``) gets what the beams' limits leave: it finds a shorter solution,
-    proved the fewest, or proves the beams' solution the fewest (``pruned_to`` is set).
+    the best has more moves than proved necessary, searches pruned to fewer moves (as
+    with ``at_most``) get what the beams' limits leave, deepening one move at a time: at
+    most ``lower_bound`` moves first (``pruned_from``), and each that finds none raises
+    ``lower_bound`` by one (``deepened``). One that finds a solution gives the fewest
+    moves; reaching the beams' moves proves theirs the fewest (``pruned_to`` is set then).
+    Under a time limit (``limit``'s or ``beam``'s seconds), beams with a solution in hand
+    stop when DEEPEN_SHARE of their time is left, for these searches.
     ``at_most``: look only for solutions of at most this many moves, dropping from each
     side's levels the positions the Merson regions put further away (proofs.merson's
     bound_to_finish and bound_from_starts: an A*-like pruning of both searches, with
@@ -234,7 +241,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
             beams.deadline = None   # no time limit asked for: the pruned search stops at the memory budget
         if answer.reason.is_limit and answer.jumps and (beams.deadline is None or time.monotonic() < beams.deadline) \
                 and (beams.nodes is None or beams.expanded < beams.nodes):
-            _shorter(space, starts, ends, goal, beams, answer)
+            _deepen(space, starts, ends, goal, beams, answer)
     answer.seconds = time.monotonic() - t0
     return answer
 
@@ -252,14 +259,19 @@ def _levels(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal,
 def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLevels, budget: Budget,
                 beam: Limit, t0: float, limit: Limit, answer: MovesAnswer) -> Budget:
     # beams by moves after a limit stopped the proof; their best solution goes in answer.
-    # Returns the beams' budget (what is left of it goes to _shorter)
+    # Returns the beams' budget (what is left of it goes to _deepen)
     now = time.monotonic()
     seconds = beam.seconds if beam.seconds is not None else max(BEAM_SECONDS, (now - t0) / 4)
     if limit.seconds is not None:
         seconds += max(0.0, t0 + limit.seconds - now)
-    beams = Budget(beam.nodes, now + seconds, budget.memory_bytes, report=budget.report,
-                   cancel=budget.cancel or beam.cancel)   # the cancel of either limit stops the beams
-    best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound)
+    # under a time limit, beams that found a solution leave DEEPEN_SHARE of the time to _deepen
+    given = limit.seconds is not None or beam.seconds is not None
+    deadline = now + seconds
+    beams = Budget(beam.nodes, now + seconds * (1 - DEEPEN_SHARE) if given else deadline, budget.memory_bytes,
+                   report=budget.report, cancel=budget.cancel or beam.cancel)   # the cancel of either stops them
+    best, stop = beam_by_moves(space, starts, ends[0] if len(ends) == 1 else None, bw, beams, answer.lower_bound,
+                               until=deadline if given else None)
+    beams.deadline = deadline
     answer.expanded += beams.expanded
     answer.chains += beams.children
     if stop is not None and stop.ends_run:
@@ -273,28 +285,37 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
     return beams
 
 
-def _shorter(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,
-             answer: MovesAnswer) -> None:
+def _deepen(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,
+            answer: MovesAnswer) -> None:
     # A solution in hand with more moves than proved necessary: search both ways again for
-    # one with fewer, the levels pruned by the Merson regions to that many moves (see
-    # fewest_moves' at_most), within what is left of ``budget``.
-    most = (answer.upper_bound or 1) - 1
-    fw, bw = _levels(space, starts, ends, goal, most)
-    before = (budget.expanded, budget.children)
-    found = _meet(space, fw, bw, budget, None, most)
-    answer.expanded += budget.expanded - before[0]
-    answer.chains += budget.children - before[1]
-    answer.pruned += fw.pruned + bw.pruned
-    if found.reason is Reason.SOLVED:   # shorter than the beams' solution, and the fewest
-        answer.jumps, answer.start, answer.beam_width = found.jumps, found.start, 0
-    if found.reason in (Reason.SOLVED, Reason.BOUNDED):
-        answer.reason, answer.lower_bound, answer.pruned_to = Reason.SOLVED, found.lower_bound, most
-        return
-    answer.lower_bound = max(answer.lower_bound, found.lower_bound)
-    if answer.lower_bound == answer.upper_bound:   # its levels, stopped, proved enough: none has fewer
-        answer.reason, answer.pruned_to = Reason.SOLVED, most
-    elif found.reason.ends_run:
-        answer.reason = found.reason
+    # one of at most lower_bound moves, then one more, and so on up to one fewer than it (the
+    # levels pruned by the Merson regions to that many moves, see fewest_moves' at_most),
+    # within what is left of ``budget``. Each search that finds none raises the bound proved
+    # by one, so a stop still leaves the best bound reached: iterative deepening, as in
+    # R. E. Korf's IDA* ("Depth-first iterative-deepening", Artificial Intelligence 27, 1985),
+    # each pass a bidirectional search. The first passes prune hardest and cost least.
+    answer.pruned_from = answer.lower_bound
+    while answer.upper_bound is not None and answer.lower_bound < answer.upper_bound:
+        most = answer.lower_bound
+        fw, bw = _levels(space, starts, ends, goal, most)
+        before = (budget.expanded, budget.children)
+        found = _meet(space, fw, bw, budget, None, most)
+        answer.expanded += budget.expanded - before[0]
+        answer.chains += budget.children - before[1]
+        answer.pruned += fw.pruned + bw.pruned
+        del fw, bw   # the next pass's levels take their memory
+        if found.reason is Reason.SOLVED:   # shorter than the beams' solution, and the fewest
+            answer.jumps, answer.start, answer.beam_width = found.jumps, found.start, 0
+            answer.reason, answer.lower_bound, answer.pruned_to = Reason.SOLVED, found.lower_bound, most
+            return
+        if found.reason is not Reason.BOUNDED:   # a limit or a stop: its levels may still have proved more
+            answer.lower_bound = max(answer.lower_bound, found.lower_bound)
+            if found.reason.ends_run:
+                answer.reason = found.reason
+            break
+        answer.lower_bound = answer.deepened = most + 1
+    if answer.lower_bound == answer.upper_bound:   # none has fewer moves than the solution in hand
+        answer.reason, answer.pruned_to = Reason.SOLVED, answer.lower_bound - 1
 
 
 def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forward_depth: int | None,

@@ -116,8 +116,10 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
                f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
                f"bound proved before a limit stopped the search by moves (by its levels, or by the Merson regions)")
         if a.pruned_to:
+            passes = (f"{a.pruned_to} moves " if not a.pruned_from or a.pruned_from >= a.pruned_to else
+                      f"{a.pruned_from} moves, then one more each time up to {a.pruned_to}, ")
             how = (f"after a limit stopped the search by moves, the search again with its levels pruned by the "
-                   f"Merson regions to at most {a.pruned_to} moves " + (f"met at {a.lower_bound}" if not a.beam_width
+                   f"Merson regions to at most {passes}" + (f"met at {a.lower_bound}" if not a.beam_width
                    else f"found none, so the {a.lower_bound} moves a beam by moves ({a.beam_width:,} positions a "
                    f"level) found are the fewest"))
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, a.jumps, stats,
@@ -125,7 +127,9 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
-    by_regions = ", by the Merson regions" if a.regions_bound == a.lower_bound else ""
+    by_regions = (f", by searches pruned by the Merson regions that found none of {a.lower_bound - 1} moves or fewer"
+                  if a.deepened == a.lower_bound else ", by the Merson regions" if a.regions_bound == a.lower_bound
+                  else "")
     if not best:
         best, found_text, stats = any_solution(a, limit, incumbent, stats, found_text)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal

@@ -95,10 +95,15 @@ class BeamLevels(MoveLevels):
 
 
 def beam_by_moves(space: MoveSpace, starts: list[int], finish: int | None, bw: MoveLevels, budget: Budget,
-                  enough: int) -> tuple[tuple[int, int, list[Jump], int] | None, Reason | None]:
+                  enough: int, until: float | None = None) -> tuple[tuple[int, int, list[Jump], int] | None,
+                                                                  Reason | None]:
     """(best, stop): the shortest solution the beams find, as (moves, start, jumps, the
     width of the beam that found it) or None, and what stopped them (a limit's Reason,
-    INTERRUPTED for Ctrl-C; None when they ran out of widths or met ``enough``).
+    INTERRUPTED for Ctrl-C; None when they ran out of widths, met ``enough`` or reached
+    ``budget.deadline`` with a solution in hand while ``until`` is later).
+    ``until``: a later deadline (time.monotonic() seconds) the beams run to while they
+    have found nothing; with a solution, what is left after ``budget.deadline`` is the
+    caller's (for searches that prove more).
 
     Beams of FIRST_WIDTH positions a level, then four times as many each run up to
     MOST_WIDTH, meet ``bw`` (the backward levels of a search by moves, kept) until
@@ -113,6 +118,12 @@ def beam_by_moves(space: MoveSpace, starts: list[int], finish: int | None, bw: M
                                    best[0] if best else None)
         if found is not None and (best is None or found[0] < best[0]):
             best = (*found, width)
+        if stop is Reason.TIME_LIMIT and until is not None and budget.deadline is not None \
+                and budget.deadline < until:
+            if best is not None:
+                return best, None   # the rest of the time is the caller's
+            budget.deadline, stop = until, None   # nothing found yet: this width again, with all the time
+            continue
         width *= 4
     return best, stop
 
