@@ -7,6 +7,7 @@ import pytest
 import pegsolver
 from pegsolver import Goal, solve
 from pegsolver.apps.cli import main
+from pegsolver.engine.outcome import Reason
 from pegsolver.solver import Solution
 from pegsolver.survey import survey_vacancies
 from replay import assert_solves
@@ -185,8 +186,10 @@ def test_a_stop_inside_the_search_over_every_pair_ends_the_table(monkeypatch):
         s = survey_vacancies("triangle8", minimize="moves", limit=Limit(cancel=cancel))
     finally:
         timer.cancel()
-    assert len(s) == 1 and s[0].reason.ends_run and s.interrupted and s.overall is None and not s.settled
-    assert s.stopped_at_once
+    # no pair was tried, so none is listed (a placeholder pair (0, 0) was, marked interrupted)
+    assert len(s) == 0 and s.interrupted and s.overall is None and not s.settled
+    assert s.stopped_at_once is Reason.CANCELLED and s.to_json()["stopped_at_once"] == "cancelled"
+    assert s.to_json()["entries"] == [] and "?" not in s.to_text().splitlines()[2]
 
 
 def test_a_table_whose_proved_pair_is_as_short_as_every_open_bound_knows_the_shortest(capsys):

@@ -72,7 +72,8 @@ class Survey(list[Entry]):
         # by moves: a pair with the board's fewest moves, proved by one search over every pair
         # at once (moves.shortest_over_board) before the pairs one by one; None if it did not settle
         self.overall: Entry | None = None
-        self.stopped_at_once = False   # Ctrl-C or a cancel came in that search: no pair was tried
+        # the stop (Ctrl-C, SIGTERM or a cancel) that came in that search: no pair was tried
+        self.stopped_at_once: Reason | None = None
 
     @property
     def shortest(self) -> Entry | None:
@@ -107,14 +108,15 @@ class Survey(list[Entry]):
 
     @property
     def interrupted(self) -> bool:
-        """True when Ctrl-C or a cancel ended the survey (its last entry is the pair it stopped in)."""
-        return bool(self) and self[-1].reason.ends_run
+        """True when Ctrl-C or a cancel ended the survey: its last entry is the pair it stopped
+        in, or ``stopped_at_once`` says it stopped in the search over every pair at once."""
+        return self.stopped_at_once is not None or bool(self) and self[-1].reason.ends_run
 
     @property
     def settled(self) -> bool:
         """True when every pair is solved or proved impossible (by moves: with its fewest moves
         proved)."""
-        return all(e.reason in MARKS for e in self) and not (self.by_moves and any(
+        return not self.interrupted and all(e.reason in MARKS for e in self) and not (self.by_moves and any(
             e.reason is Reason.SOLVED and not e.optimal for e in self))
 
     def to_json(self, style: str = "algebraic") -> dict[str, Any]:
@@ -137,7 +139,8 @@ class Survey(list[Entry]):
                             if self.by_moves else {})}
                         for e in self],
             "settled": self.settled, Reason.INTERRUPTED.value: self.interrupted,
-            **({"shortest": self._shortest_json(name)} if self.by_moves else {})}
+            **({"shortest": self._shortest_json(name), "stopped_at_once": self.stopped_at_once}
+               if self.by_moves else {})}
 
     def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
         best = self.shortest
@@ -241,7 +244,8 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
         not a function or None, or ``minimize`` is unknown.
     :raises GoalError: a board of one hole, where a vacancy leaves no peg.
     :returns: a :class:`Survey`: one :class:`Entry` per pair, vacancy-major, n_holes x n_holes
-        of them; after Ctrl-C, the pairs settled so far and the interrupted one last.
+        of them; after Ctrl-C, the pairs settled so far and the interrupted one last (none
+        when it came in the search over every pair at once: ``stopped_at_once``).
     """
     board = resolve_board(board)
     Limit.check(limit)
@@ -260,9 +264,9 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             overall = _overall(board, each)
         except KeyboardInterrupt:
             overall = Entry(0, 0, Reason.INTERRUPTED)
-        if overall is not None and overall.reason.ends_run:   # Ctrl-C or a cancel inside it
-            out.append(overall)
-            out.stopped_at_once = True
+        if overall is not None and overall.reason.ends_run:   # Ctrl-C or a cancel inside it: no pair is listed
+            out.stopped_at_once = overall.reason
+            out.seconds = time.perf_counter() - start
             return out
         out.overall = overall
     for v in range(n):
