@@ -212,6 +212,7 @@ def test_board_file_solves_from_the_shell(tmp_path, capsys):
     (TOML_BOARD.replace('finish = "b1"', 'finish = "z9"'), "line 7: no hole 'z9'"),
     ("colour = 3\n" + TOML_BOARD, "line 1: unknown key 'colour'"),
     (TOML_BOARD + "colour = 3\n", "line 8: unknown goal key 'colour'"),
+    ("size = 3\ncolour = 3\n" + TOML_BOARD, "line 1: unknown keys 'size', 'colour'; expected"),
     (TOML_BOARD.replace("name = ", "name = = "), "not valid TOML"),
     ('name = "x"\n', "give exactly one of 'board'"),
     (TOML_BOARD.replace('rules = "orthogonal"', 'rules = "triangular"').replace("o o . o", " o\noo"),

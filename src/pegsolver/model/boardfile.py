@@ -114,9 +114,9 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
         where = f", line {line}" if line else ""
         return BoardTextError(f"{source}{where}: {reason}")
 
-    unknown = sorted(set(data) - KEYS)
+    unknown = [k for k in data if k not in KEYS]   # in the file's order, the first one's line named
     if unknown:
-        raise fail(unknown[0], f"unknown key {unknown[0]!r}; expected {', '.join(sorted(KEYS))}")
+        raise fail(unknown[0], f"{_unknown('key', unknown)}; expected {', '.join(sorted(KEYS))}")
     name = data.get("name", name_from_file(source) if source != "board file" else "custom")
     if not isinstance(name, str) or not name.strip():
         raise fail("name", f"'name' must be a non-empty string, not {_shown(name)}")
@@ -202,14 +202,20 @@ def _parse_drawing(raw: str, text: str, source: str, name: str, rules: str | Non
     return Board(shape, pegs)
 
 
+def _unknown(what: str, keys: list[str]) -> str:
+    # every unknown key at once: a file with two stopped at the first, then at the second
+    return f"unknown {what} {keys[0]!r}" if len(keys) == 1 else \
+        f"unknown {what}s {', '.join(repr(k) for k in keys)}"
+
+
 def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
     if table is None:
         return None
     if not isinstance(table, dict):
         raise fail("goal", "'goal' must be a table: [goal] with finish and/or pegs")
-    unknown = sorted(set(table) - GOAL_KEYS)
+    unknown = [k for k in table if k not in GOAL_KEYS]
     if unknown:
-        raise fail(unknown[0], f"unknown goal key {unknown[0]!r}; expected finish or pegs")
+        raise fail(unknown[0], f"{_unknown('goal key', unknown)}; expected finish or pegs")
     if not table:   # it read as one peg anywhere, dropping a variant's own goal without a word
         raise fail("goal", "the [goal] table is empty: give its finish and/or pegs, or leave [goal] out "
                            "for the board's own goal")
