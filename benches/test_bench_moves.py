@@ -13,8 +13,9 @@ found by one wide beam each (PEGSOLVER_LONG_BENCHES=1). The search pruned by the
 (shortest_over_board's at_most): none shorter than the published figure for triangles 6 and
 7, and with PEGSOLVER_LONG_BENCHES=1 for 8 to 10, and the figure found and proved by
 searching up to it; triangle 9 at least 14 (none of at most 13 moves), and with
-PEGSOLVER_LONG_BENCHES=1 at least 15; triangle 10 at least 17. Work counters (positions expanded, chains of jumps) go
-in extra_info."""
+PEGSOLVER_LONG_BENCHES=1 at least 15; triangle 10 at least 17; with PEGSOLVER_LONG_BENCHES=1
+triangle 8 settled in 600 MiB by the searches pruned one move deeper at a time after the beams.
+Work counters (positions expanded, chains of jumps) go in extra_info."""
 import os
 
 import pytest
@@ -118,6 +119,22 @@ def test_triangle10_at_least_17(benchmark):
     # the regions bound every start by 16: pruned to at most 16, almost nothing is left
     answer = _within(benchmark, 10, 16)
     assert answer.reason is Reason.BOUNDED and answer.lower_bound == 17
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves triangles pruned")
+def test_triangle8_settled_by_deepening_long(benchmark):
+    # 600 MiB stops the levels at 11 (the regions prove 11 too); the beams find 13 in half of
+    # their 60 s; searches pruned to at most 11, then 12, find none: 13 proved in the budget
+    # where the whole search takes 11.5 GB. The pass for 12 takes about 10 s on a quiet
+    # machine: the time is ample, so that a busy one settles it too
+    answer = benchmark.pedantic(shortest_over_board, args=("triangle8", Limit(memory_bytes=600 << 20)),
+                                kwargs={"beam": Limit(seconds=60)}, rounds=1, iterations=1)
+    benchmark.extra_info.update(reason=str(answer.reason), lower_bound=answer.lower_bound,
+                                pruned_from=answer.pruned_from, pruned_to=answer.pruned_to,
+                                expanded=answer.expanded, chains=answer.chains, seconds=answer.seconds)
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == SHORTEST[8] == answer.upper_bound
+    assert answer.pruned_to == SHORTEST[8] - 1 and answer.pruned_from < answer.pruned_to
 
 
 @LONG
