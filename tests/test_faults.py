@@ -289,7 +289,7 @@ def test_ctrl_c_while_the_command_line_loads():
     proc = subprocess.run([sys.executable, "-c", IMPORT_INTERRUPTED, "solve", "english"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.strip() == "pegsolver: interrupted"
+    assert proc.stderr.strip() == "pegsolver: stopped by Ctrl-C before the command began: nothing was done"
 
 
 def test_ctrl_c_while_numpy_loads():
@@ -299,7 +299,7 @@ def test_ctrl_c_while_numpy_loads():
     proc = subprocess.run([sys.executable, "-c", script, "solve", "english"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.strip() == "pegsolver: interrupted"
+    assert proc.stderr.strip() == "pegsolver: stopped by Ctrl-C before the command began: nothing was done"
     lazy = subprocess.run([sys.executable, "-c", "import sys, pegsolver; sys.exit('numpy' in sys.modules)"])
     assert lazy.returncode == 0
 
@@ -581,7 +581,8 @@ def test_the_program_ends_on_a_signal_that_came_as_it_loaded_even_if_caught(monk
         for sig, handler in old.items():
             signal.signal(sig, handler)
     out, err = capsys.readouterr()
-    assert stop.value.code == 130 and "interrupted" in err and json.loads(out)["reason"] == "interrupted"
+    assert stop.value.code == 130 and "stopped by Ctrl-C before the command began" in err
+    assert json.loads(out)["reason"] == "interrupted"
 
 
 def test_an_error_that_a_signal_became_leaves_the_guard_as_the_stop(sigint_default):
@@ -628,7 +629,7 @@ def test_the_program_ends_on_a_signal_that_became_another_error_as_it_loaded(mon
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    assert stop.value.code == 130 and "interrupted" in capsys.readouterr().err
+    assert stop.value.code == 130 and "stopped by Ctrl-C before the command began" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("swallowed", [False, True])

@@ -36,9 +36,10 @@ def stopped_while_loading(stop: KeyboardInterrupt | int) -> NoReturn:
     command began, and exit 130."""
     # a number before errors.Terminated has loaded (this module's own imports); an exception after
     term = stop == signal.SIGTERM if isinstance(stop, int) else isinstance(stop, Terminated)
+    what = f"stopped by {'SIGTERM' if term else 'Ctrl-C'} before the command began: nothing was done"
     if "--json" in sys.argv[1:]:   # scripts reading stdout get an answer even this early
-        print('{"reason": "interrupted", "error": "interrupted before the command began"}')
-    print(f"pegsolver: {'stopped by SIGTERM' if term else 'interrupted'}", file=sys.stderr)
+        print(f'{{"reason": "interrupted", "error": "{what}"}}')
+    print(f"pegsolver: {what}", file=sys.stderr)   # the same words: a trial read "interrupted" as a crash
     sys.exit(130)   # EXIT_INTERRUPTED, whose module may not have loaded
 
 
