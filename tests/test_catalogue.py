@@ -213,6 +213,10 @@ def test_board_file_solves_from_the_shell(tmp_path, capsys):
     ("colour = 3\n" + TOML_BOARD, "line 1: unknown key 'colour'"),
     (TOML_BOARD + "colour = 3\n", "line 8: unknown goal key 'colour'"),
     ("size = 3\ncolour = 3\n" + TOML_BOARD, "line 1: unknown keys 'size', 'colour'; expected"),
+    (TOML_BOARD + "[goal.extra]\nx = 1\n", "line 8: unknown goal key 'extra'"),   # a table in [goal]
+    (TOML_BOARD.replace('[goal]\nfinish = "b1"', 'goal.finish = "b1"\ngoal.extra = 1'),
+     "line 7: unknown goal key 'extra'"),
+    (TOML_BOARD + "extra.x = 1\n", "line 8: unknown goal key 'extra'"),
     (TOML_BOARD.replace("name = ", "name = = "), "not valid TOML"),
     ('name = "x"\n', "give exactly one of 'board'"),
     (TOML_BOARD.replace('rules = "orthogonal"', 'rules = "triangular"').replace("o o . o", " o\noo"),

@@ -110,7 +110,9 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
         raise BoardTextError(f"{source}: not valid TOML: {e}") from None
 
     def fail(key: str, reason: str) -> BoardTextError:
-        line = _line_of(raw, rf"^\s*({re.escape(key)}\s*=|\[\s*{re.escape(key)}\s*\])")   # a key or a table
+        # a key or a table, dotted or not (goal.extra = 1, [goal.extra], extra.x = 1 in [goal])
+        key = rf"(goal\s*\.\s*)?{re.escape(key)}"
+        line = _line_of(raw, rf"^\s*({key}\s*[=.]|\[\s*{key}\s*[].])")
         where = f", line {line}" if line else ""
         return BoardTextError(f"{source}{where}: {reason}")
 
