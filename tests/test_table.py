@@ -189,7 +189,21 @@ def test_a_stop_inside_the_search_over_every_pair_ends_the_table(monkeypatch):
     # no pair was tried, so none is listed (a placeholder pair (0, 0) was, marked interrupted)
     assert len(s) == 0 and s.interrupted and s.overall is None and not s.settled
     assert s.stopped_at_once is Reason.CANCELLED and s.to_json()["stopped_at_once"] == "cancelled"
-    assert s.to_json()["entries"] == [] and "?" not in s.to_text().splitlines()[2]
+    assert s.to_json()["entries"] == []
+    # no grid of blank cells and "0 of 0 pairs tried" (a trial's), but what that search proved
+    assert s.bound_at_once is not None and 1 <= s.bound_at_once <= 13   # triangle 8's fewest: 13 (OEIS A127500)
+    assert s.to_text() == (f"board: triangle8; no problem tried: stopped in the search over every pair at once (it "
+                           f"proved that every problem takes at least {s.bound_at_once} moves); {s.seconds:.1f} s")
+    assert s.to_json()["bound_at_once"] == s.bound_at_once
+
+
+def test_a_settled_table_by_moves_names_the_search_over_every_pair_as_its_shortest(capsys):
+    # a trial's settled triangle 6 table said all_pairs_at_once: false, though that search
+    # ran first and proved 9; the shortest was picked again from the pairs
+    code = main(["table", "triangle6", "--fewest-moves", "--json"])
+    answer = json.loads(capsys.readouterr().out)
+    assert code == 0 and answer["settled"] and answer["shortest"]["all_pairs_at_once"]
+    assert answer["shortest"]["moves"] == 9 and answer["bound_at_once"] is None   # OEIS A127500
 
 
 def test_a_table_whose_proved_pair_is_as_short_as_every_open_bound_knows_the_shortest(capsys):

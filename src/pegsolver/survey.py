@@ -74,6 +74,8 @@ class Survey(list[Entry]):
         self.overall: Entry | None = None
         # the stop (Ctrl-C, SIGTERM or a cancel) that came in that search: no pair was tried
         self.stopped_at_once: Reason | None = None
+        # the fewest moves that search proved every pair takes, when a limit or a stop ended it (by moves)
+        self.bound_at_once: int | None = None
 
     @property
     def shortest(self) -> Entry | None:
@@ -82,10 +84,12 @@ class Survey(list[Entry]):
         proved in no more moves than every unsettled pair's lower bound; None otherwise)."""
         if not self.by_moves:
             return None
+        if self.overall is not None:   # proved first, by one search (a trial's settled table named a pair instead)
+            return self.overall
         if self.settled:
             solved = [e for e in self if e.reason is Reason.SOLVED]
             return min(solved, key=lambda e: e.moves) if solved else None
-        return self.overall or self._proved_shortest()
+        return self._proved_shortest()
 
     def _bounded(self) -> list[Entry] | None:
         # by moves, every pair tried and each possible one bounded: those pairs (else None)
@@ -96,15 +100,15 @@ class Survey(list[Entry]):
 
     def _proved_shortest(self) -> Entry | None:
         # some pairs not settled: a pair proved in as few moves as any other pair's lower
-        # bound is the shortest all the same
-        live = self._bounded()
-        if live is None:
-            return None
-        proved = [e for e in live if e.optimal]
+        # bound, or as the search over every pair at once proved for all, is the shortest all the same
+        proved = [e for e in self if e.optimal]
         if not proved:
             return None
         best = min(proved, key=lambda e: e.moves)
-        return best if all(best.moves <= (e.lower_bound or 0) for e in live) else None
+        if self.bound_at_once is not None and best.moves <= self.bound_at_once:
+            return best
+        live = self._bounded()
+        return best if live is not None and all(best.moves <= (e.lower_bound or 0) for e in live) else None
 
     @property
     def interrupted(self) -> bool:
@@ -139,8 +143,8 @@ class Survey(list[Entry]):
                             if self.by_moves else {})}
                         for e in self],
             "settled": self.settled, Reason.INTERRUPTED.value: self.interrupted,
-            **({"shortest": self._shortest_json(name), "stopped_at_once": self.stopped_at_once}
-               if self.by_moves else {})}
+            **({"shortest": self._shortest_json(name), "stopped_at_once": self.stopped_at_once,
+                "bound_at_once": self.bound_at_once} if self.by_moves else {})}
 
     def _shortest_json(self, name: Callable[[Hole], str]) -> dict[str, Any] | None:
         best = self.shortest
@@ -150,6 +154,11 @@ class Survey(list[Entry]):
     def to_text(self, style: str = "algebraic") -> str:
         """A grid of marks, one row per vacancy and one column per finish, and the counts."""
         shape = self.board.shape
+        if self.stopped_at_once is not None:   # no pair tried: no grid
+            bound = "" if self.bound_at_once is None else \
+                f" (it proved that every problem takes at least {plural(self.bound_at_once, 'move')})"
+            return (f"board: {shape.name}; no problem tried: stopped in the search over every pair at once"
+                    f"{bound}; {self.seconds:.1f} s")
 
         def name(h: Hole) -> str:
             return hole_name(shape, h, style)
@@ -175,6 +184,10 @@ class Survey(list[Entry]):
                          f"{name(best.finish)}" + (" (proved by one search over every pair at once)"
                                                    if best is self.overall else
                                                    "" if self.settled else
+                                                   " (proved: the search over every pair at once proved that "
+                                                   "every problem takes at least as many)"
+                                                   if self.bound_at_once is not None
+                                                   and best.moves <= self.bound_at_once else
                                                    " (proved: the pairs not settled take at least as many)"))
         elif self.by_moves and self.settled:
             lines.append("shortest: none, no problem of this board can be solved")
@@ -187,12 +200,15 @@ class Survey(list[Entry]):
         return "\n".join(lines)
 
     def _bounds(self) -> str:
-        # by moves, every pair tried: the shortest's bounds, " (at least L, U found)"
+        # by moves: the shortest's bounds, " (at least L, U found)", from every pair tried and
+        # bounded or from the search over every pair at once
         live = self._bounded()
-        if not live:
+        bounds = [b for b in (min(e.lower_bound or 0 for e in live) if live else None, self.bound_at_once)
+                  if b is not None]
+        if not bounds:
             return ""
         found = [e.moves for e in self if e.reason is Reason.SOLVED]
-        return f" (at least {min(e.lower_bound or 0 for e in live)}" + (f", {min(found)} found)" if found else ")")
+        return f" (at least {max(bounds)}" + (f", {min(found)} found)" if found else ")")
 
     def _mark(self, e: Entry) -> str:
         if not self.by_moves or e.reason is not Reason.SOLVED and e.lower_bound is None:
@@ -264,11 +280,13 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
             overall = _overall(board, each)
         except KeyboardInterrupt:
             overall = Entry(0, 0, Reason.INTERRUPTED)
-        if overall is not None and overall.reason.ends_run:   # Ctrl-C or a cancel inside it: no pair is listed
+        if overall.reason is not Reason.SOLVED:
+            out.bound_at_once = overall.lower_bound
+        if overall.reason.ends_run:   # Ctrl-C or a cancel inside it: no pair is listed
             out.stopped_at_once = overall.reason
             out.seconds = time.perf_counter() - start
             return out
-        out.overall = overall
+        out.overall = overall if overall.reason is Reason.SOLVED else None
     for v in range(n):
         for f in range(n):
             try:   # Ctrl-C between two searches (solve answers it inside one) ends the survey alike
@@ -287,17 +305,17 @@ def survey_vacancies(board: Board | str, seconds_per_problem: float | None = 120
     return out
 
 
-def _overall(board: Board, limit: Limit) -> Entry | None:
+def _overall(board: Board, limit: Limit) -> Entry:
     # The board's fewest moves by one search from every vacancy to every finish at once: a
-    # table of triangle 7's 784 pairs took minutes, this 6 s (a trial's). None when a limit
-    # stopped it. Its solution is replayed as each pair's is.
+    # table of triangle 7's 784 pairs took minutes, this 6 s (a trial's). Not SOLVED when a
+    # limit or a stop ended it first: its entry then holds only the reason and the bound
+    # proved. Its solution is replayed as each pair's is.
     from .moves import shortest_over_board
     t0 = time.perf_counter()
     answer = shortest_over_board(board, limit=limit)
-    if answer.reason.ends_run:   # it answers Ctrl-C with what it proved; the survey ends alike
-        return Entry(0, 0, answer.reason)
-    if not answer.optimal or not answer.jumps:
-        return None
+    if not answer.optimal or not answer.jumps:   # after Ctrl-C too: it answers with what it proved
+        return Entry(0, 0, answer.reason, lower_bound=None if answer.reason is Reason.EXHAUSTED
+                     else answer.lower_bound)
     v = next(h for h in range(board.shape.size) if not answer.start >> h & 1)
     f = answer.jumps[-1].to_hole
     _replay(board, v, f, answer.jumps)
