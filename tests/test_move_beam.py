@@ -85,6 +85,8 @@ def test_a_beam_gives_the_best_solution_found_under_a_node_limit():
     assert "best solution found by a beam by moves" in sol.explanation
     assert replay_solution(sol) == {sol.start.shape.coords[parse_hole(sol.start.shape, "d4")]}
     assert sol.lower_bound == 16 and moves_of(sol.start.shape.coords, sol.jumps) == len(sol.moves) == 18
+    # the bound's source is named (a trial's answer named none for the levels' bound)
+    assert "(every solution has at least 16, by the levels by moves: no position is on both sides)" in sol.explanation
 
 
 def test_shortest_over_a_board_with_beams_gives_an_upper_bound():

@@ -309,7 +309,8 @@ def _deepen(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, bu
             answer.reason, answer.lower_bound, answer.pruned_to = Reason.SOLVED, found.lower_bound, most
             return
         if found.reason is not Reason.BOUNDED:   # a limit or a stop: its levels may still have proved more
-            answer.lower_bound = max(answer.lower_bound, found.lower_bound)
+            if found.lower_bound > answer.lower_bound:
+                answer.lower_bound = answer.deepened = found.lower_bound
             if found.reason.ends_run:
                 answer.reason = found.reason
             break

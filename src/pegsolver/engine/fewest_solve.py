@@ -114,7 +114,7 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.SOLVED:
         how = (f"bidirectional breadth-first search by moves, met at {a.lower_bound}" if not a.beam_width else
                f"a beam by moves ({a.beam_width:,} positions a level) found a solution as short as the lower "
-               f"bound proved before a limit stopped the search by moves (by its levels, or by the Merson regions)")
+               f"bound proved after a limit stopped the search by moves ({bound_source(a)})")
         if a.pruned_to:
             passes = (f"{a.pruned_to} moves " if not a.pruned_from or a.pruned_from >= a.pruned_to else
                       f"{a.pruned_from} moves, then one more each time up to {a.pruned_to}, ")
@@ -127,23 +127,33 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
-    by_regions = (f", by searches pruned by the Merson regions that found none of {a.lower_bound - 1} moves or fewer"
-                  if a.deepened == a.lower_bound else ", by the Merson regions" if a.regions_bound == a.lower_bound
-                  else "")
+
     if not best:
         best, found_text, stats = any_solution(a, limit, incumbent, stats, found_text)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
         return Solution(board.with_pegs(board.pegs_mask), goal, True, Reason.SOLVED, best, stats,
-                        f"a solution found by search has as few moves as proved necessary (by the levels by "
-                        f"moves, or by the Merson regions): {levels}", optimal=True, lower_bound=a.lower_bound)
+                        f"a solution found by search has as few moves as proved necessary ({bound_source(a)}): "
+                        f"{levels}", optimal=True, lower_bound=a.lower_bound)
     beams = (f"; the beams after it were stopped by {_beam_stop(a.beam_stop, limit)}"
              if a.beam_stop in STOPS and a.beam_stop is not a.reason else "")
     # a solution found is the answer (solved); the reason says what stopped the proof of its moves
     return Solution(board.with_pegs(board.pegs_mask), goal, bool(best), a.reason, best, stats,
                     f"stopped by {STOPS.get(a.reason) or a.reason.cause} before the fewest moves were proved "
-                    f"(every solution has at least {a.lower_bound}{by_regions}){found_text if best else ''}{beams}; "
+                    f"(every solution has at least {a.lower_bound}, {bound_source(a)}){found_text if best else ''}"
+                    f"{beams}; "
                     f"{levels}",
                     optimal=False, lower_bound=a.lower_bound)
+
+
+def bound_source(a: MovesAnswer) -> str:
+    """Where ``a.lower_bound`` comes from, in words: the searches pruned by the Merson
+    regions after the beams, the regions themselves, or the levels by moves (a trial
+    could not tell which when the answer said "by its levels, or by the Merson regions")."""
+    if a.deepened and a.deepened == a.lower_bound:
+        return f"by searches pruned by the Merson regions that found none of {a.lower_bound - 1} moves or fewer"
+    if a.regions_bound == a.lower_bound and a.regions_bound:
+        return "by the Merson regions"
+    return "by the levels by moves: no position is on both sides"
 
 
 def interrupted_before_moves(board: Board, goal: Goal, backend: str) -> Solution:
