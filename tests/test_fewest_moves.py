@@ -567,6 +567,26 @@ def test_searches_pruned_one_move_deeper_at_a_time_raise_the_bound_a_limit_leave
     assert moves_of(board.shape.coords, sol.jumps) >= SHORTEST_TRIANGLE[7]
 
 
+def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monkeypatch):
+    # the search pruned to at most 11 moves has run and stopped at the budget (at least 9
+    # proved); the beams find 12; passes for at most 9 and 10 find none. One for 11 again
+    # would repeat the search that stopped, and one for more would answer what was not asked
+    asked = []
+    real = fewest_moves_module._levels
+
+    def levels(space, starts, ends, goal, most):
+        asked.append(most)
+        return real(space, starts, ends, goal, most)
+    monkeypatch.setattr(fewest_moves_module, "_levels", levels)
+    board = find_variant("triangle7").board()
+    a = shortest_over_board(board, Limit(memory_bytes=6 << 20), beam=Limit(seconds=4), at_most=11)
+    assert asked == [11, 9, 10] and a.pruned_from == 9 and a.deepened == a.lower_bound == 11
+    assert a.reason is Reason.MEMORY_LIMIT and a.upper_bound >= SHORTEST_TRIANGLE[7]
+    # the search for at most 10 alone, in 8 MiB: its last move, checked without being kept,
+    # settles 10 moves, so it is BOUNDED (it said a memory stop, at least 11)
+    assert shortest_over_board(board, Limit(memory_bytes=8 << 20), at_most=10).reason is Reason.BOUNDED
+
+
 def test_a_pruned_search_that_drops_nothing_and_runs_out_proves_no_solution():
     # 3 x 3 with one corner empty has no one-peg finish: searched up to 100 moves, the
     # forward side runs out without the bound dropping a position there, which proves it

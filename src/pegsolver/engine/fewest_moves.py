@@ -241,7 +241,8 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
             beams.deadline = None   # no time limit asked for: the pruned search stops at the memory budget
         if answer.reason.is_limit and answer.jumps and (beams.deadline is None or time.monotonic() < beams.deadline) \
                 and (beams.nodes is None or beams.expanded < beams.nodes):
-            _deepen(space, starts, ends, goal, beams, answer)
+            # with at_most, the search pruned to it has run and stopped: passes look for fewer moves only
+            _deepen(space, starts, ends, goal, beams, answer, None if at_most is None else at_most - 1)
     answer.seconds = time.monotonic() - t0
     return answer
 
@@ -286,7 +287,7 @@ def _best_found(space: MoveSpace, starts: list[int], ends: list[int], bw: MoveLe
 
 
 def _deepen(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,
-            answer: MovesAnswer) -> None:
+            answer: MovesAnswer, cap: int | None = None) -> None:
     # A solution in hand with more moves than proved necessary: search both ways again for
     # one of at most lower_bound moves, then one more, and so on up to one fewer than it (the
     # levels pruned by the Merson regions to that many moves, see fewest_moves' at_most),
@@ -294,9 +295,11 @@ def _deepen(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, bu
     # by one, so a stop still leaves the best bound reached: iterative deepening, as in
     # R. E. Korf's IDA* ("Depth-first iterative-deepening", Artificial Intelligence 27, 1985),
     # each pass a bidirectional search. The first passes prune hardest and cost least.
-    answer.pruned_from = answer.lower_bound
-    while answer.upper_bound is not None and answer.lower_bound < answer.upper_bound:
+    # ``cap``: the most moves a pass may look for.
+    while answer.upper_bound is not None and answer.lower_bound < answer.upper_bound \
+            and (cap is None or answer.lower_bound <= cap):
         most = answer.lower_bound
+        answer.pruned_from = answer.pruned_from or most
         fw, bw = _levels(space, starts, ends, goal, most)
         before = (budget.expanded, budget.children)
         found = _meet(space, fw, bw, budget, None, most)
@@ -345,7 +348,10 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
             except MovesStop as stop:
                 if stop.reason is not Reason.MEMORY_LIMIT:
                     raise
-                return _last_move(space, fw, bw, side is bw, budget)
+                last = _last_move(space, fw, bw, side is bw, budget)
+                if at_most is not None and last.reason is Reason.MEMORY_LIMIT and last.lower_bound > at_most:
+                    return MovesAnswer(Reason.BOUNDED, at_most + 1)   # the last move settled all it was asked
+                return last
             hit = new[other.seen.contains(new)]
         key = int(hit[0])
         i, j = fw.depth_of(key), bw.depth_of(key)
