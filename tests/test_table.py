@@ -206,6 +206,21 @@ def test_a_settled_table_by_moves_names_the_search_over_every_pair_as_its_shorte
     assert answer["shortest"]["moves"] == 9 and answer["bound_at_once"] is None   # OEIS A127500
 
 
+def test_the_bound_of_the_search_over_every_pair_bounds_and_can_prove_the_shortest():
+    # 1,000 nodes stop that search on triangle 5 at 9 moves (the board's fewest, OEIS A127500)
+    # and prove pairs of 10 only: the bound is kept, and brackets the shortest
+    from pegsolver import Limit
+    s = survey_vacancies("triangle5", minimize="moves", limit=Limit(nodes=1000))   # node counts: exact
+    assert s.overall is None and s.bound_at_once == 9 and s.shortest is None
+    assert "shortest: not known (at least 9, " in s.to_text() and s.to_json()["bound_at_once"] == 9
+    # were that bound 10, a pair proved in 10 would be the shortest, whatever the pairs not settled
+    s.bound_at_once = 10
+    best = s.shortest
+    assert best is not None and best.optimal and best.moves == 10
+    assert "(proved: the search over every pair at once proved that every problem takes at least as many)" \
+        in s.to_text()
+
+
 def test_a_table_whose_proved_pair_is_as_short_as_every_open_bound_knows_the_shortest(capsys):
     # a trial's table under a small budget said "shortest: not known (at least 9, 9 found)"
     # while pairs were proved at 9 and every pair left open was proved at least 9

@@ -79,9 +79,10 @@ class Survey(list[Entry]):
 
     @property
     def shortest(self) -> Entry | None:
-        """A pair with the fewest moves of all (a survey by moves whose every solvable pair
-        is proved, whose search over every pair at once settled, or one of whose pairs is
-        proved in no more moves than every unsettled pair's lower bound; None otherwise)."""
+        """A pair with the fewest moves of all (a survey by moves whose search over every pair
+        at once settled: that search's pair; whose every solvable pair is proved; or one of
+        whose pairs is proved in no more moves than every unsettled pair's lower bound, or
+        than ``bound_at_once``; None otherwise)."""
         if not self.by_moves:
             return None
         if self.overall is not None:   # proved first, by one search (a trial's settled table named a pair instead)
@@ -181,14 +182,7 @@ class Survey(list[Entry]):
         best = self.shortest
         if best is not None:
             lines.append(f"shortest: {plural(best.moves, 'move')}, vacancy {name(best.vacancy)} -> finish "
-                         f"{name(best.finish)}" + (" (proved by one search over every pair at once)"
-                                                   if best is self.overall else
-                                                   "" if self.settled else
-                                                   " (proved: the search over every pair at once proved that "
-                                                   "every problem takes at least as many)"
-                                                   if self.bound_at_once is not None
-                                                   and best.moves <= self.bound_at_once else
-                                                   " (proved: the pairs not settled take at least as many)"))
+                         f"{name(best.finish)}{self._how_shortest(best)}")
         elif self.by_moves and self.settled:
             lines.append("shortest: none, no problem of this board can be solved")
         elif self.by_moves:
@@ -198,6 +192,16 @@ class Survey(list[Entry]):
             lines.append(f"shortest: not known{self._bounds()}, {open_} of {len(self)} pairs tried not settled "
                          f"({more})")
         return "\n".join(lines)
+
+    def _how_shortest(self, best: Entry) -> str:
+        # how the shortest was proved, in words for the text (nothing when every pair is settled)
+        if best is self.overall:
+            return " (proved by one search over every pair at once)"
+        if self.settled:
+            return ""
+        if self.bound_at_once is not None and best.moves <= self.bound_at_once:
+            return " (proved: the search over every pair at once proved that every problem takes at least as many)"
+        return " (proved: the pairs not settled take at least as many)"
 
     def _bounds(self) -> str:
         # by moves: the shortest's bounds, " (at least L, U found)", from every pair tried and

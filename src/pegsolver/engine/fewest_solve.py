@@ -127,7 +127,6 @@ def solve_fewest_moves(board: Board, goal: Goal, limit: Limit, proofs: bool,
     if a.reason is Reason.EXHAUSTED:
         return unsolved(board, goal, Reason.EXHAUSTED, stats, f"no sequence of moves reaches the goal: {levels}")
     best, found_text = a.jumps, f"; best solution found by a beam by moves ({a.beam_width:,} positions a level)"
-
     if not best:
         best, found_text, stats = any_solution(a, limit, incumbent, stats, found_text)
     if best and len(group_moves(best)) == a.lower_bound:   # as few moves as proved possible: optimal
