@@ -67,6 +67,26 @@ def test_a_line_shifted_by_one_character_is_an_error_not_another_board():
         Board.from_text(text)
 
 
+def test_numpy_flags_another_boards_shape_and_one_hole_are_named():
+    # a numpy bool flag is named as such (it read "must be True or False, not np.False_")
+    with pytest.raises(PegsolverError, match=r"proofs must be True or False \(a Python bool\), not np.False_ "
+                                             r"\(a numpy.bool_?\)"):
+        solve("english", proofs=np.False_)
+    # an answer by moves given another board's shape says so (it said "illegal jump 1 (d3-e1)")
+    from pegsolver.moves import shortest_over_board
+    answer = shortest_over_board("triangle4")
+    with pytest.raises(PegsolverError, match="does not play on board 'english': to_json needs the Shape"):
+        answer.to_json(pegsolver.find_variant("english").board().shape)
+    assert "(1 hole," in pegsolver.find_variant("triangle1").description
+
+
+def test_a_cell_between_columns_is_named_where_it_sits():
+    # as many cells on each side: the first cell sets the columns, so the third is off
+    for text, column in (("o o  o .", 6), ("o o o  .", 8), ("o  o o .", 1)):
+        with pytest.raises(pegsolver.BoardTextError, match=f"line 1, column {column}: .*between two columns"):
+            Board.from_text(text)
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -79,6 +99,8 @@ def run(capsys, *argv):
     (["solve", "english", "--table-mb", "inf"], "--table-mb must be"),
     (["solve", "english", "--seconds", "inf"], "--seconds must be"),
     (["solve", ""], "empty variant name"),
+    (["count", "triangle1"], "the start has no pegs"),   # a trial's traceback from the memory note
+    (["count", "square1"], "the start has no pegs"),
 ])
 def test_cli_limits_and_names(capsys, argv, message):
     code, out, err = run(capsys, *argv, "--json")

@@ -20,7 +20,7 @@ from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from ..model.board import Board
 from ..model.geometry import Hole
-from ..model.goal import Goal, plural
+from ..model.goal import Goal, plural, require_pegs
 from ..model.notation import hole_name, parse_hole
 from ..moves import count_moves
 from ..solver import Limit
@@ -274,6 +274,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
     finish = count_finish(args, board, file_goal)
+    require_pegs(board.shape, board.pegs_mask)   # before the memory note, whose bound needs a peg (a trial's crash)
     if not any(place.values()):
         note_past_memory(board, limit, finish is not None)
     with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size

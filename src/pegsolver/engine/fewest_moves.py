@@ -100,12 +100,16 @@ class MovesAnswer:
         solution's vacant holes at the start and pegs at the end (``final``), its jumps and
         moves, the level sizes of both sides and the work counters.
 
-        :raises PegsolverError: ``shape`` not a Shape, or an unknown ``style``."""
+        :raises PegsolverError: ``shape`` not a Shape or not the one searched, or an unknown ``style``."""
         if not isinstance(shape, Shape):
             raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
         check_style(style)
         none = self.reason is Reason.EXHAUSTED   # no solution at all: as solve's JSON says an impossible goal
-        final = replay(Board(shape, self.start), self.jumps) if self.jumps else 0
+        try:
+            final = replay(Board(shape, self.start), self.jumps) if self.jumps else 0
+        except PegsolverError as e:   # a trial passed another board's shape and read of an illegal jump
+            raise PegsolverError(f"this answer's solution does not play on board {shape.name!r}: to_json needs "
+                                 f"the Shape that was searched ({e})") from None
         return {"reason": self.reason, "optimal": None if none else self.optimal,
                 "lower_bound": None if none else self.lower_bound, "upper_bound": self.upper_bound,
                 "vacant": [hole_name(shape, h, style) for h in range(shape.size)

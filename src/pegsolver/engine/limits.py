@@ -129,8 +129,11 @@ def check_flags(**flags: object) -> None:
     :raises PegsolverError: one that is neither, by its name.
     """
     for name, flag in flags.items():
-        if not isinstance(flag, bool):
-            raise PegsolverError(f"{name} must be True or False, not {flag!r}")
+        if not isinstance(flag, bool):   # a numpy bool too: "must be True or False, not np.False_" read oddly
+            kind = type(flag)
+            raise PegsolverError(f"{name} must be True or False (a Python bool), not {flag!r} "
+                                 f"(a {kind.__module__}.{kind.__qualname__}): pass bool(...)"
+                                 if kind.__module__ == "numpy" else f"{name} must be True or False, not {flag!r}")
 
 
 class Cancel:

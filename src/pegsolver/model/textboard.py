@@ -108,7 +108,8 @@ def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
         # Drawn with a space between cells, but some line is shifted by one character:
         # reading it densely would silently give another board.
         counts = {p: sum(1 for _, x, _ in cells if x % 2 == p) for p in (0, 1)}
-        odd_one = min(counts, key=lambda p: counts[p])
+        first = cells[0][1] % 2   # a tie: the first cell sets the columns (a trial's "o o  o ." named column 1)
+        odd_one = 1 - first if counts[1 - first] <= counts[first] else first
         y, x, _ = next(c for c in cells if c[1] % 2 == odd_one)
         raise text_error(y, x + 1, "cells are drawn one space apart, but this one sits between two columns "
                                    "(a line shifted by one character?); a board drawn as a triangle is read "

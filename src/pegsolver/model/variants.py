@@ -17,7 +17,7 @@ from ..errors import BoardTooLargeError, UnknownVariantError
 from ..proofs.classes import class_finishes
 from .board import Board
 from .geometry import DIAGONAL, GRID_OF_RULES, MAX_SHAPE_HOLES, ORTHOGONAL, TRIANGULAR, Coord, Shape
-from .goal import Goal
+from .goal import Goal, plural
 from .notation import hole_name, parse_hole
 
 
@@ -112,7 +112,7 @@ def triangle(side: int) -> Variant:
     _check_size(f"triangle of side {side}", holes)
     return Variant(f"triangle{side}", TRIANGULAR, tuple((r, c) for r in range(side) for c in range(r + 1)),
                    ("1",), None,
-                   f"triangle of side {side} ({holes} holes, 6 jump directions); apex (hole 1) vacant, "
+                   f"triangle of side {side} ({plural(holes, 'hole')}, 6 jump directions); apex (hole 1) vacant, "
                    "one peg anywhere", aliases=(f"triangle-{side}",))
 
 
