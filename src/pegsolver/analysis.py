@@ -140,7 +140,7 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     _check_places(resume, spill, workers, cluster)
     check_flags(reduced=reduced, keep_positions=keep_positions, force=force, positions_only=positions_only)
     check_callables(progress=progress, on_step=on_step)
-    board, finish = _problem(board, finish, positions_only)
+    board, finish = check_problem(board, finish, positions_only)
     shape, start = board.shape, board.pegs_mask
     budget_given = memory_bytes is not None or (isinstance(limit, Limit) and limit.memory_bytes is not None)
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
@@ -228,8 +228,11 @@ def _check_budget(budget: int, threads: int, shape: Shape, here: bool, unit: str
                              f"(a stage of {size_text(stage)} a {unit}, and the tables)")
 
 
-def _problem(board: Board | str, finish: int | str | None, positions_only: bool) -> tuple[Board, int | None]:
-    # the start and the finish hole, checked for an enumeration
+def check_problem(board: Board | str, finish: int | str | None,
+                  positions_only: bool = False) -> tuple[Board, int | None]:
+    """The start (read once) and the finish hole of an enumeration, checked as :func:`analyse`
+    checks them, so that a caller can refuse bad input before its own work (the command
+    line's memory note). :raises: as :func:`analyse` for these arguments."""
     board = resolve_position(board)
     shape = board.shape
     hole = finish_hole(shape, finish)

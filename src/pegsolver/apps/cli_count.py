@@ -12,7 +12,6 @@ from typing import Any
 
 from .. import analysis
 from ..engine import limits
-from ..engine.core import enum_sizes
 from ..engine.level_memory import available_memory, check_fits_here, estimate_bytes
 from ..engine.limits import size_text
 from ..engine.outcome import Reason
@@ -20,7 +19,7 @@ from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from ..model.board import Board
 from ..model.geometry import Hole
-from ..model.goal import Goal, plural, require_pegs
+from ..model.goal import Goal, plural
 from ..model.notation import hole_name, parse_hole
 from ..moves import count_moves
 from ..solver import Limit
@@ -149,9 +148,9 @@ def usage_text(spill: object) -> str:
 
 def note_past_memory(board: Board, limit: Limit, keep: bool) -> None:
     """A note before a count in memory whose peak is likely past the budget: a trial's
-    `count wiegleb` (about 95 G positions) ran a minute and 5.4 GB before it stopped."""
-    if board.shape.size > enum_sizes().max_holes:   # refused next, whatever the memory: no advice on it
-        return
+    `count wiegleb` (about 95 G positions) ran a minute and 5.4 GB before it stopped. The
+    board must have passed analysis.check_problem (a board over 64 holes got a note before
+    its refusal, one with no pegs a traceback)."""
     budget = limit.memory_bytes or available_memory() * 3 // 4
     # the full group's bound is the smallest: a note only where even it is far past the budget
     bound = estimate_bytes(board.shape, board.pegs_mask, len(board.shape.symmetries), keep)
@@ -274,7 +273,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
     finish = count_finish(args, board, file_goal)
-    require_pegs(board.shape, board.pegs_mask)   # before the memory note, whose bound needs a peg (a trial's crash)
+    analysis.check_problem(board, finish)   # refused before the memory note (a trial's crash on no pegs)
     if not any(place.values()):
         note_past_memory(board, limit, finish is not None)
     with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size

@@ -352,10 +352,7 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
             except MovesStop as stop:
                 if stop.reason is not Reason.MEMORY_LIMIT:
                     raise
-                last = _last_move(space, fw, bw, side is bw, budget)
-                if at_most is not None and last.reason is Reason.MEMORY_LIMIT and last.lower_bound > at_most:
-                    return MovesAnswer(Reason.BOUNDED, at_most + 1)   # the last move settled all it was asked
-                return last
+                return _last_move(space, fw, bw, side is bw, budget)
             hit = new[other.seen.contains(new)]
         key = int(hit[0])
         i, j = fw.depth_of(key), bw.depth_of(key)
@@ -389,4 +386,6 @@ def _last_move(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, backward: bool,
                     return MovesAnswer(Reason.SOLVED, moves, jumps, start=start)
         i += done
         budget.expanded += done
+    if side.bound is not None and bound + 1 > side.most:   # pruned to at most ``most``: all it was asked is settled
+        return MovesAnswer(Reason.BOUNDED, side.most + 1)
     return MovesAnswer(Reason.MEMORY_LIMIT, bound + 1)
