@@ -217,6 +217,7 @@ def test_board_file_solves_from_the_shell(tmp_path, capsys):
     (TOML_BOARD.replace('[goal]\nfinish = "b1"', 'goal.finish = "b1"\ngoal.extra = 1'),
      "line 7: unknown goal key 'extra'"),
     (TOML_BOARD + "extra.x = 1\n", "line 8: unknown goal key 'extra'"),
+    (TOML_BOARD.replace('finish = "b1"', 'finish = ["b1", "b1"]'), "line 7: goal finish lists hole b1 twice"),
     (TOML_BOARD.replace("name = ", "name = = "), "not valid TOML"),
     ('name = "x"\n', "give exactly one of 'board'"),
     (TOML_BOARD.replace('rules = "orthogonal"', 'rules = "triangular"').replace("o o . o", " o\noo"),

@@ -673,3 +673,47 @@ def test_a_signal_after_the_answer_ends_the_program_with_the_answer_s_code(sig):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_after_the_exit_hooks_does_not_kill_a_process_whose_answer_is_complete(sig):
+    # past the exit hooks the interpreter puts back the default action of its handlers: a
+    # trial's SIGTERM there ended a complete answer with exit 143 (death by the signal). The
+    # last hook now ignores the signals, so the process ends with the answer's code; here the
+    # signal comes right after that hook has run
+    import signal
+    script = (
+        "import os, signal, sys\n"
+        "from pegsolver.apps import entry\n"
+        "entry._take(entry._signalled)\n"
+        "entry._take_after_answer(0)\n"
+        "entry._ignore_late_signals()\n"
+        f"os.kill(os.getpid(), signal.{sig})\n"
+        "print('the answer')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")
+
+
+def test_a_signal_as_the_command_returns_says_its_answer_is_complete(monkeypatch, capsys):
+    # it ended the program with exit 130 and nothing on stderr, after a whole "solved" answer
+    import pegsolver.apps.cli as cli
+    from pegsolver.apps import entry
+    from pegsolver.errors import Terminated
+
+    def answered_then_stopped():
+        print("the answer")
+        raise Terminated
+    monkeypatch.setattr(cli, "main", answered_then_stopped)
+    monkeypatch.setattr(sys, "argv", ["pegsolver"])
+    import signal
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            entry.run()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 130 and out == "the answer\n"
+    assert err == "pegsolver: stopped by SIGTERM as the command returned; its answer above is complete\n"

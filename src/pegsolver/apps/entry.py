@@ -6,6 +6,7 @@ The signals are taken as soon as ``signal`` has loaded, before this module's own
 (a Ctrl-C 50 ms after the start came out as a traceback from them)."""
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -77,7 +78,9 @@ def run() -> None:
         stopped_while_loading(stopping.early_signals[0])
     try:
         code = main()   # it answers a signal itself, also one that came as it read its arguments
-    except KeyboardInterrupt:   # one that came as it returned
+    except KeyboardInterrupt as e:   # one that came as it returned: its answer was written whole
+        print(f"pegsolver: stopped by {'SIGTERM' if isinstance(e, Terminated) else 'Ctrl-C'} as the command "
+              "returned; its answer above is complete", file=sys.stderr)
         code = EXIT_INTERRUPTED
     _take_after_answer(code)
     sys.exit(code)
@@ -93,6 +96,23 @@ def _take_after_answer(code: int) -> None:
             except (OSError, ValueError):   # a reader gone, or a stream closed: nothing to save
                 pass
         os._exit(code)
+    _after_answer.append(done)
     for sig in (signal.SIGINT, signal.SIGTERM):
         if signal.getsignal(sig) is _signalled:   # one a parent ignores stays ignored
             signal.signal(sig, done)
+
+
+_after_answer: list[object] = []   # the handler set once the answer is complete
+
+
+def _ignore_late_signals() -> None:
+    # The last exit hook (registered as this module loads, so it runs after Dask's and the
+    # others): past it the interpreter puts back the default action of the handlers it set,
+    # and a signal then killed a process whose answer was complete (a trial's exit 143 after
+    # a whole answer). Ignored from here, the process ends with the answer's code.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) in _after_answer:
+            signal.signal(sig, signal.SIG_IGN)
+
+
+atexit.register(_ignore_late_signals)

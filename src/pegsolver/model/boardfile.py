@@ -244,8 +244,9 @@ def _goal(table: object, board: Board, fail: Fail) -> Goal | None:
         if isinstance(e, BoardTextError):
             raise
         raise fail("finish", str(e)) from None
-    if len(set(indices)) != len(indices):
-        raise fail("finish", "goal finish lists a hole twice")
+    if len(set(indices)) != len(indices):   # named, as 'vacant' and --vacant name theirs
+        twice = next(str(h) for h, i in zip(holes, indices) if indices.count(i) > 1)
+        raise fail("finish", f"goal finish lists hole {twice} twice")
     if "pegs" in table and pegs != len(indices):
         raise fail("pegs", f"goal pegs = {pegs} but finish lists {plural(len(indices), 'hole')}")
     if len(indices) > board.pegs_mask.bit_count():
