@@ -657,11 +657,19 @@ def test_a_signal_as_the_arguments_are_read_is_the_stop(monkeypatch, capsys, swa
 
 
 
+def _ends_with_the_answer(script: str) -> bool:
+    # the script run with Ctrl-C at its default (a test runner may ignore it): exit 0, the
+    # answer alone on stdout and nothing on stderr
+    import signal
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")
+
+
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
 def test_a_signal_after_the_answer_ends_the_program_with_the_answer_s_code(sig):
     # a signal as the interpreter shut down (an exit hook, Dask's threads) came out as a
     # traceback after a complete answer; it now ends the program at once with the answer's code
-    import signal
     script = (
         "import atexit, os, signal, sys, time\n"
         "import pegsolver.apps.cli as cli\n"
@@ -670,9 +678,7 @@ def test_a_signal_after_the_answer_ends_the_program_with_the_answer_s_code(sig):
         "cli.main = lambda: (print('the answer'), 0)[1]\n"
         "sys.argv = ['pegsolver']\n"
         "entry.run()\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")
+    assert _ends_with_the_answer(script)
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
@@ -681,7 +687,6 @@ def test_a_signal_after_the_exit_hooks_does_not_kill_a_process_whose_answer_is_c
     # trial's SIGTERM there ended a complete answer with exit 143 (death by the signal). The
     # last hook now ignores the signals, so the process ends with the answer's code; here the
     # signal comes right after that hook has run
-    import signal
     script = (
         "import os, signal, sys\n"
         "from pegsolver.apps import entry\n"
@@ -690,9 +695,7 @@ def test_a_signal_after_the_exit_hooks_does_not_kill_a_process_whose_answer_is_c
         "entry._ignore_late_signals()\n"
         f"os.kill(os.getpid(), signal.{sig})\n"
         "print('the answer')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert (done.returncode, done.stdout, done.stderr) == (0, "the answer\n", "")
+    assert _ends_with_the_answer(script)
 
 
 def test_a_signal_as_the_command_returns_says_its_answer_is_complete(monkeypatch, capsys):
