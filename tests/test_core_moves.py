@@ -139,7 +139,9 @@ def test_region_bound_with_a_hexagon_stays_below_the_proved_fewest_moves():
     start = shape.full_mask & ~(1 << 1)
     proved = fewest_moves(board.with_pegs(start), Goal.anywhere(1))
     assert proved.reason is Reason.SOLVED and proved.lower_bound == 12
-    assert region_bound(shape, start, None) == 8   # 9 full regions (one a hexagon), one corner may keep the peg
+    # 10 full regions: 3 corners, a hexagon and 2 pairs along each edge (along the edge with the
+    # vacancy, the 2 pairs past it), less one corner that may keep the peg
+    assert region_bound(shape, start, None) == 9
 
 
 # Our triangle-11 figure (README, Fewest moves): 22 moves, found by a beam of 1,000,000

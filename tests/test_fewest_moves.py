@@ -547,21 +547,21 @@ def test_a_search_pruned_to_fewer_moves_settles_what_the_beams_found(monkeypatch
 
 
 def test_searches_pruned_one_move_deeper_at_a_time_raise_the_bound_a_limit_leaves():
-    # 16 MiB stops triangle 7's proof at 10 moves (7 forward levels, 3 backward, the last move
+    # 4 MiB stops triangle 7's proof at 9 moves (6 forward levels, 3 backward, the last move
     # checked); the beams find a solution in half their time and leave the rest to searches
-    # pruned by the regions: none of at most 10 moves (at least 11, where the levels proved
-    # 10 and the regions 8), then the pass for 11 runs out of the budget. The bytes are
+    # pruned by the regions: none of at most 9, nor of 10 moves (at least 11, where the levels
+    # proved 9 and the regions 8), then the pass for 11 runs out of the budget. The bytes are
     # counted, not measured, so the passes end the same way on every machine.
     board = find_variant("triangle7").board()
-    a = shortest_over_board(board, Limit(memory_bytes=16 << 20), beam=Limit(seconds=6))
+    a = shortest_over_board(board, Limit(memory_bytes=4 << 20), beam=Limit(seconds=6))
     assert a.reason is Reason.MEMORY_LIMIT and a.regions_bound == 8
-    assert (len(a.forward) - 1) + (len(a.backward) - 1) + 1 < a.pruned_from == 10
+    assert (len(a.forward) - 1) + (len(a.backward) - 1) + 1 < a.pruned_from == 9
     assert a.deepened == a.lower_bound == 11 <= SHORTEST_TRIANGLE[7] <= a.upper_bound
     # solve() names the passes as the bound's source: 2 MiB stops vacancy 2's proof short of 10
     sol = solve(board.with_vacant("2"), Goal.anywhere(1), minimize="moves",
                 limit=Limit(memory_bytes=2 << 20, seconds=6))
-    assert not sol.optimal and sol.lower_bound == 10 and sol.reason is Reason.MEMORY_LIMIT
-    assert "at least 10, by searches pruned by the Merson regions that found none of 9 moves or fewer" \
+    assert not sol.optimal and sol.lower_bound == 11 and sol.reason is Reason.MEMORY_LIMIT
+    assert "at least 11, by searches pruned by the Merson regions that found none of 10 moves or fewer" \
         in sol.explanation
     assert_solves(sol)
     assert moves_of(board.shape.coords, sol.jumps) >= SHORTEST_TRIANGLE[7]
@@ -579,12 +579,14 @@ def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monk
         return real(space, starts, ends, goal, most)
     monkeypatch.setattr(fewest_moves_module, "_levels", levels)
     board = find_variant("triangle7").board()
-    a = shortest_over_board(board, Limit(memory_bytes=6 << 20), beam=Limit(seconds=4), at_most=11)
+    a = shortest_over_board(board, Limit(memory_bytes=4 << 20), beam=Limit(seconds=4), at_most=11)
     assert asked == [11, 9, 10] and a.pruned_from == 9 and a.deepened == a.lower_bound == 11
     assert a.reason is Reason.MEMORY_LIMIT and a.upper_bound >= SHORTEST_TRIANGLE[7]
-    # the search for at most 10 alone, in 8 MiB: its last move, checked without being kept,
-    # settles 10 moves, so it is BOUNDED (it said a memory stop, at least 11)
-    assert shortest_over_board(board, Limit(memory_bytes=8 << 20), at_most=10).reason is Reason.BOUNDED
+    # the search for at most 10 alone, in 2 MiB: 7 forward levels and 2 backward, and its last
+    # move, checked without being kept, settles 10 moves, so it is BOUNDED (it said a memory
+    # stop, at least 11)
+    alone = shortest_over_board(board, Limit(memory_bytes=2 << 20), at_most=10)
+    assert alone.reason is Reason.BOUNDED and (len(alone.forward), len(alone.backward)) == (8, 3)
 
 
 def test_a_pruned_search_that_drops_nothing_and_runs_out_proves_no_solution():

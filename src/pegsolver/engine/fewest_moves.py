@@ -200,7 +200,8 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     ``at_most``: look only for solutions of at most this many moves, dropping from each
     side's levels the positions the Merson regions put further away (proofs.merson's
     bound_to_finish and bound_from_starts: an A*-like pruning of both searches, with
-    the regions as G. I. Bell uses them for lower bounds on triangles). The answer is then
+    the regions as G. I. Bell uses them for lower bounds on triangles, chosen for each
+    position as proofs.merson.region_choice says). The answer is then
     SOLVED with the fewest moves when a solution that short exists, else BOUNDED with
     ``lower_bound`` = at_most + 1.
     ``progress``: called every REPORT_SECONDS or so (engine.move_levels) while levels or
