@@ -12,12 +12,12 @@ from pegsolver.apps.hint import find_hint
 from pegsolver.engine import fewest_moves as fewest_moves_module
 from pegsolver.engine import move_levels
 from pegsolver.engine.core import enum_core
+from pegsolver.engine.move_bounds import bound_from_starts, bound_to_finish
 from pegsolver.engine.move_paths import chains
 from pegsolver.engine.outcome import Reason
 from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError
 from pegsolver.model.notation import parse_hole
 from pegsolver.moves import count_moves, shortest_over_board
-from pegsolver.proofs.merson import bound_from_starts, bound_to_finish
 from pegsolver.survey import survey_vacancies
 from replay import UNIT_STEPS, assert_solves, replay_coords
 

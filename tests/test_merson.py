@@ -7,16 +7,10 @@ import pytest
 
 from pegsolver import find_variant
 from pegsolver.engine.limits import Limit
+from pegsolver.engine.move_bounds import bound_from_starts, bound_to_finish
 from pegsolver.engine.outcome import Reason
 from pegsolver.moves import shortest_over_board
-from pegsolver.proofs.merson import (
-    bound_from_starts,
-    bound_to_finish,
-    full_regions,
-    merson_regions,
-    most_regions,
-    region_choice,
-)
+from pegsolver.proofs.merson import full_regions, merson_regions, most_regions, region_choice
 from replay import UNIT_STEPS
 
 
@@ -41,7 +35,7 @@ def _holes(mask):
 def test_the_choices_are_closed_regions_and_packings_are_maximal(side, paths, hexagons, packings):
     shape = find_variant(f"triangle{side}").board().shape
     choice = region_choice(shape)
-    assert (len(choice.paths), len(choice.hexagons), len(choice.packings)) == (paths, hexagons, packings)
+    assert (len(choice.paths), len(choice.larger), len(choice.packings)) == (paths, hexagons, packings)
     for m in choice.singles:
         assert _closed(shape, _holes(m)) and m.bit_count() == 1
     for path in choice.paths:   # the edges less their corners, each two neighbours a region
@@ -50,14 +44,14 @@ def test_the_choices_are_closed_regions_and_packings_are_maximal(side, paths, he
             assert _closed(shape, [x, y])
     used = [h for m in choice.singles for h in _holes(m)] + [h for p in choice.paths for h in p]
     assert len(used) == len(set(used))
-    for m in choice.hexagons:
+    for m in choice.larger:
         assert m.bit_count() == 7 and _closed(shape, _holes(m)) and not set(_holes(m)) & set(used)
     for packing in choice.packings:
         taken = 0
         for i in packing:
-            assert not choice.hexagons[i] & taken
-            taken |= choice.hexagons[i]
-        assert all(m & taken for m in choice.hexagons)   # maximal: every other one overlaps
+            assert not choice.larger[i] & taken
+            taken |= choice.larger[i]
+        assert all(m & taken for m in choice.larger)   # maximal: every other one overlaps
 
 
 @pytest.mark.parametrize("name", ["triangle5", "triangle7", "triangle9", "triangle10", "english", "wiegleb"])
@@ -71,6 +65,33 @@ def test_the_choice_never_counts_fewer_regions_than_the_fixed_one(name):
     chosen = most_regions(region_choice(shape), lambda m: (keys & np.uint64(m)) == np.uint64(m), len(keys))
     assert (chosen >= fixed).all()
     assert (chosen > fixed).any() == name.startswith("triangle")   # no paths longer than a pair elsewhere
+
+
+@pytest.mark.parametrize("name", ["triangle6", "triangle9", "triangle10", "english", "wiegleb"])
+def test_the_core_counts_as_numpy_does(name):
+    # the compiled count (engine.move_bounds) against proofs.merson.most_regions, both ways,
+    # on positions of every density, for a finish hole, any one peg, and any three pegs
+    shape = find_variant(name).board().shape
+    rng = np.random.default_rng(11)
+    keys = rng.integers(0, 1 << 63, 4000, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, 4000, dtype=np.uint64)
+    for _ in range(2):
+        keys &= rng.integers(0, 1 << 63, 4000, dtype=np.uint64) * np.uint64(2) | np.uint64(1)
+        keys |= np.where(rng.random(4000) < 0.5, keys >> np.uint64(1), np.uint64(0))
+    keys &= np.uint64(shape.full_mask)
+    choice = region_choice(shape)
+
+    def full(m):
+        return (keys & np.uint64(m)) == np.uint64(m)
+    for finish, pegs in ((1 << 4, 1), (None, 1), (None, 3)):
+        if finish is not None:
+            expect = most_regions(choice, lambda m: full(m) & bool(m & ~finish), len(keys))
+        else:
+            expect = most_regions(choice, full, len(keys)) - np.minimum(
+                most_regions(choice, lambda m: full(m) & (m.bit_count() <= pegs), len(keys)), pegs)
+        assert (bound_to_finish(shape, finish, pegs)(keys) == expect).all()
+    unfilled = most_regions(choice, lambda m: ~full(m), len(keys))
+    assert (bound_from_starts(shape, [shape.full_mask])(keys) == unfilled).all()
+    assert len(set(unfilled.tolist())) > 3
 
 
 def test_a_vacancy_on_an_edge_moves_the_pairs_past_it():

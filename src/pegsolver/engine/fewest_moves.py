@@ -27,10 +27,11 @@ from ..model.board import Board
 from ..model.geometry import Jump, Shape
 from ..model.goal import Goal
 from ..model.notation import check_style, group_moves, hole_name, jump_name, move_name
-from ..proofs.merson import bound_from_starts, bound_to_finish, region_bound
+from ..proofs.merson import region_bound
 from .compile import goal_symmetries
 from .limits import Limit
 from .move_beam import beam_by_moves
+from .move_bounds import bound_from_starts, bound_to_finish
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
 from .outcome import Reason
@@ -198,7 +199,7 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     Under a time limit (``limit``'s or ``beam``'s seconds), beams with a solution in hand
     stop when DEEPEN_SHARE of their time is left, for these searches.
     ``at_most``: look only for solutions of at most this many moves, dropping from each
-    side's levels the positions the Merson regions put further away (proofs.merson's
+    side's levels the positions the Merson regions put further away (engine.move_bounds'
     bound_to_finish and bound_from_starts: an A*-like pruning of both searches, with
     the regions as G. I. Bell uses them for lower bounds on triangles, chosen for each
     position as proofs.merson.region_choice says). The answer is then

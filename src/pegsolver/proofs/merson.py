@@ -29,7 +29,7 @@ from ..model.geometry import Shape
 
 Keys = npt.NDArray[np.uint64]
 Counts = npt.NDArray[np.int64]
-MAX_PACKINGS = 256   # maximal sets of disjoint hexagons tried a position (triangle 10 has 8)
+MAX_PACKINGS = 256   # maximal sets of disjoint larger regions tried a position (triangle 10 has 8)
 
 
 @lru_cache(maxsize=256)
@@ -96,21 +96,22 @@ class RegionChoice:
     ``singles``: one-hole regions (masks; no jump passes over them). ``paths``: lines of
     holes (in order) where each two neighbours form a region: the edges of a triangle, less
     their corners. Along a path, the most disjoint neighbouring two that count is a maximum
-    matching, taken greedily. ``hexagons``: holes with all their neighbours (masks) that are
-    regions, off the singles and paths; ``packings``: the largest sets of disjoint ones
-    (indices into ``hexagons``), the best of which counts. A component of pairs that is not
-    a path, or too many packings, keeps the fixed choice of :func:`merson_regions`
-    (``singles`` then holds its pairs and hexagons too)."""
+    matching, taken greedily. ``larger``: holes with all their neighbours (masks; hexagons
+    on a triangle) that are regions, off the singles and paths; ``packings``: the largest
+    sets of disjoint ones (indices into ``larger``), the best of which counts. A component
+    of pairs that is not a path, or too many packings, keeps the fixed choice of
+    :func:`merson_regions`: its regions of two holes or more are then ``larger``, all in
+    one packing."""
     singles: tuple[int, ...]
     paths: tuple[tuple[int, ...], ...]
-    hexagons: tuple[int, ...]
+    larger: tuple[int, ...]
     packings: tuple[tuple[int, ...], ...]
 
     @property
     def changing(self) -> int:
-        """The holes of the paths and hexagons (a mask): those whose regions change."""
+        """The holes of the paths and larger regions (a mask): those whose regions change."""
         holes = sum(1 << h for p in self.paths for h in p)
-        for m in self.hexagons:
+        for m in self.larger:
             holes |= m
         return holes
 
@@ -124,13 +125,19 @@ def region_choice(shape: Shape) -> RegionChoice:
     pairs = [m for m in _closed_pairs(shape) if not m & sum(1 << h for h in one)]
     paths = _paths(pairs)
     if paths is None:
-        return RegionChoice(fixed, (), (), ())
+        return _fixed(fixed)
     used = one | {h for p in paths for h in p}
-    hexagons = tuple(m for m in _neighbourhoods(shape) if not any(m >> h & 1 for h in used))
-    packings = _packings(hexagons)
+    larger = tuple(m for m in _neighbourhoods(shape) if not any(m >> h & 1 for h in used))
+    packings = _packings(larger)
     if packings is None:
-        return RegionChoice(fixed, (), (), ())
-    return RegionChoice(singles, paths, hexagons, packings)
+        return _fixed(fixed)
+    return RegionChoice(singles, paths, larger, packings)
+
+
+def _fixed(regions: tuple[int, ...]) -> RegionChoice:
+    # the fixed choice: its regions of two holes or more as the one packing of ``larger``
+    larger = tuple(m for m in regions if m.bit_count() > 1)
+    return RegionChoice(tuple(m for m in regions if m.bit_count() == 1), (), larger, (tuple(range(len(larger))),))
 
 
 def _closed_pairs(shape: Shape) -> list[int]:
@@ -213,20 +220,12 @@ def most_regions(choice: RegionChoice, counts: Flag, n: int) -> Counts:
             took = counts(1 << x | 1 << y) & ~took
             total += took
     if choice.packings:
-        flags = [counts(m).astype(np.int64) for m in choice.hexagons]
+        flags = [counts(m).astype(np.int64) for m in choice.larger]
         best = np.zeros(n, dtype=np.int64)
         for packing in choice.packings:
             np.maximum(best, sum((flags[i] for i in packing), np.zeros(n, dtype=np.int64)), out=best)
         total += best
     return total
-
-
-def _fills(keys: Keys) -> Flag:
-    # whether each of ``keys`` (uint64 bitboards) holds a peg in every hole of a mask
-    def full(mask: int) -> npt.NDArray[np.bool_]:
-        m = np.uint64(mask)
-        return np.asarray((keys & m) == m)
-    return full
 
 
 def _needed(choice: RegionChoice, full: Flag, n: int, finish: int | None, pegs: int) -> Counts:
@@ -248,37 +247,3 @@ def region_bound(shape: Shape, start: int, finish: int | None, pegs: int = 1) ->
     needed = int(_needed(region_choice(shape), full, 1, finish, pegs)[0])
     more = start.bit_count() > (finish.bit_count() if finish is not None else pegs)
     return max(needed, int(more))
-
-
-def bound_to_finish(shape: Shape, finish: int | None, pegs: int = 1) -> Callable[[Keys], Counts]:
-    """A function giving, for positions ``keys`` (shape (n,), uint64 bitboards), a lower bound
-    on the moves from each to the finish (``finish`` None: ``pegs`` pegs anywhere), shape
-    (n,), int64: the most disjoint Merson regions it fills that the finish cannot (a
-    finish of ``pegs`` pegs fills at most ``pegs`` regions of at most ``pegs`` holes)."""
-    choice = region_choice(shape)
-
-    def bound(keys: Keys) -> Counts:
-        return _needed(choice, _fills(keys), len(keys), finish, pegs)
-    return bound
-
-
-def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Counts]:
-    """A function giving, for positions ``keys`` (shape (n,), uint64), a lower bound on the
-    moves from the nearest of ``starts`` (bitboards) to each, shape (n,), int64: the most
-    disjoint Merson regions full at that start and not full in the position, each emptied
-    by a move of its own (the regions' argument, read backward). For each start, its
-    singles that are not full do not count where the position does not fill them either,
-    and each hole it lacks on the paths and hexagons costs one region at most."""
-    choice = region_choice(shape)
-    changing = choice.changing
-    spares = {(tuple(m for m in choice.singles if s & m != m), (changing & ~s).bit_count()) for s in starts}
-
-    def bound(keys: Keys) -> Counts:
-        full = _fills(keys)
-        unfilled = most_regions(choice, lambda m: ~full(m), len(keys))
-        spared = np.zeros(len(keys), dtype=np.int64)
-        for singles, lost in spares:   # the start whose gaps excuse the most
-            np.maximum(spared, lost + sum((~full(m) for m in singles), np.zeros(len(keys), np.int64)), out=spared)
-        out: Counts = unfilled - spared
-        return out
-    return bound
