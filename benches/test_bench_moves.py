@@ -140,7 +140,8 @@ def test_triangle8_settled_by_deepening_long(benchmark):
 @LONG
 @pytest.mark.benchmark(group="fewest moves triangles pruned")
 def test_triangle9_at_least_15_long(benchmark):
-    # pruned to at most 14: 806 s, 12.3 GB with PEGSOLVER_MOVES_GB=14 (README); 15 would settle 16
+    # pruned to at most 14: 806 s and 12.3 GB with the fixed regions, 281 s and 4.9 GB with the
+    # regions chosen for each position (README); 15 would settle 16
     answer = _within(benchmark, 9, 14)
     if answer.reason.is_limit:
         pytest.xfail(f"triangle 9: stopped by {answer.reason} at {answer.lower_bound}")

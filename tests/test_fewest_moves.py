@@ -589,6 +589,25 @@ def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monk
     assert alone.reason is Reason.BOUNDED and (len(alone.forward), len(alone.backward)) == (8, 3)
 
 
+def test_the_last_move_asked_for_is_checked_from_the_side_with_fewer_children(monkeypatch):
+    # triangle 7 within 11 moves: after 8 forward levels and 2 backward, the 11th move is
+    # only checked against the other side, never kept as a level. The backward frontier is
+    # the smaller (140,849 against 279,684 positions), but from a few pegs a position has
+    # tens of children backward and a handful forward, so the move is made forward
+    sides = []
+    real = fewest_moves_module._last_move
+
+    def last_move(space, fw, bw, backward, budget):
+        sides.append((backward, len(fw.frontier), len(bw.frontier), fw.fanout, bw.fanout))
+        return real(space, fw, bw, backward, budget)
+    monkeypatch.setattr(fewest_moves_module, "_last_move", last_move)
+    a = shortest_over_board("triangle7", Limit(memory_bytes=1 << 30), at_most=11)
+    assert a.reason is Reason.BOUNDED and a.lower_bound == 12
+    assert (len(a.forward), len(a.backward)) == (9, 3)   # the backward level of 3 moves is not made
+    [(backward, fw_size, bw_size, fw_fanout, bw_fanout)] = sides
+    assert not backward and bw_size < fw_size and fw_size * fw_fanout < bw_size * bw_fanout
+
+
 def test_a_pruned_search_that_drops_nothing_and_runs_out_proves_no_solution():
     # 3 x 3 with one corner empty has no one-peg finish: searched up to 100 moves, the
     # forward side runs out without the bound dropping a position there, which proves it

@@ -349,6 +349,11 @@ def _meet(space: MoveSpace, fw: MoveLevels, bw: MoveLevels, budget: Budget, forw
             else:
                 ahead = fw.depth < forward_depth and not fw.done
             side, other = (fw, bw) if ahead else (bw, fw)
+            if proved == at_most:   # the last move asked for: checked, never kept, from the side
+                # likely to find fewer children (from a few pegs, backward, a position has thousands)
+                if forward_depth is None:
+                    ahead = len(fw.frontier) * fw.fanout <= len(bw.frontier) * bw.fanout
+                return _last_move(space, fw, bw, not ahead, budget)
             try:
                 new = side.step(budget, other.nbytes)
             except MovesStop as stop:

@@ -155,6 +155,7 @@ class MoveLevels:
         self.packed_bytes = 0
         self._open: tuple[int, Keys] | None = None   # the stored level last read back
         self.done = False   # the last level made was empty: every position is found
+        self.fanout = 1.0   # children found a parent in the last level made (before any was dropped)
 
     @property
     def depth(self) -> int:
@@ -176,13 +177,14 @@ class MoveLevels:
         parents: Keys = self.frontier
         budget.doing = self.doing(len(parents))
         parts: list[Keys] = []
-        i = made = 0   # parents expanded, bytes of the new positions so far
+        i = made = children = 0   # parents expanded, bytes of the new positions, children found so far
         while i < len(parents):
             budget.check(self.nbytes + held_elsewhere + made)
             kids, done = expand(self.space, parents[i:], self.backward, budget, self.nbytes + held_elsewhere + made)
             i += done
             budget.expanded += done
             budget.children += len(kids)
+            children += len(kids)
             parts.append(self._new(kids, budget, held_elsewhere))
             parts = self._fold(parts)
             made = self._made(parts)
@@ -191,6 +193,7 @@ class MoveLevels:
             self.packed.append(encode(parents).data)
             self.packed_bytes += len(self.packed[-1])
         self.frontier = level
+        self.fanout = children / max(len(parents), 1)
         self.sizes.append(len(level))
         self.done = len(level) == 0
         return level
