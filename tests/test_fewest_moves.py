@@ -745,3 +745,20 @@ def test_shortest_over_a_board_without_solutions_bounds_nothing_in_its_json():
         assert a in pegs and b in pegs and c not in pegs
         pegs = pegs - {a, b} | {c}
     assert sorted(pegs) == [int(h) for h in data["final"]]
+
+
+def test_a_start_that_is_a_finish_already_is_named_in_the_table_and_json():
+    # a trial's board of two holes: from either vacancy the one peg left is the finish, in
+    # 0 moves. The table named vacancy a1 -> finish a1 (a pair the position class rules
+    # out: a placeholder) with no move count; the JSON named no vacancy nor final peg
+    board = Board.from_text("o o")
+    a = shortest_over_board(board, Limit(memory_bytes=1 << 28, seconds=20))
+    data = a.to_json(board.shape)
+    assert a.optimal and a.upper_bound == a.lower_bound == 0 and data["upper_bound"] == 0
+    vacancy, = data["vacant"]
+    assert data["final"] == ["b1" if vacancy == "a1" else "a1"]
+    table = survey_vacancies(board, minimize="moves", limit=Limit(memory_bytes=1 << 28, seconds=20))
+    best = table.to_json()["shortest"]
+    assert best["moves"] == 0 and best["vacancy"] != best["finish"]
+    counts = {(e["vacancy"], e["finish"]): e["move_count"] for e in table.to_json()["entries"]}
+    assert counts == {("a1", "a1"): None, ("a1", "b1"): 0, ("b1", "a1"): 0, ("b1", "b1"): None}

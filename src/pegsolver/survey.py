@@ -138,7 +138,7 @@ class Survey(list[Entry]):
                          "jumps": [jump_name(shape, j, style) for j in e.jumps],
                          "nodes": e.nodes, "seconds": e.seconds,
                          "mapped_from": None if e.mapped_from is None else [name(h) for h in e.mapped_from],
-                         **({"move_count": e.moves if e.jumps else None,
+                         **({"move_count": e.moves if e.jumps or e.reason is Reason.SOLVED else None,
                              "moves": [move_name(shape, m, style) for m in group_moves(e.jumps)], "optimal": e.optimal,
                              "lower_bound": e.lower_bound, "proof_stopped_by": e.proof_stopped_by}
                             if self.by_moves else {})}
@@ -317,11 +317,12 @@ def _overall(board: Board, limit: Limit) -> Entry:
     from .moves import shortest_over_board
     t0 = time.perf_counter()
     answer = shortest_over_board(board, limit=limit)
-    if not answer.optimal or not answer.jumps:   # after Ctrl-C too: it answers with what it proved
+    if not answer.optimal:   # after Ctrl-C too: it answers with what it proved
         return Entry(0, 0, answer.reason, lower_bound=None if answer.reason is Reason.EXHAUSTED
                      else answer.lower_bound)
     v = next(h for h in range(board.shape.size) if not answer.start >> h & 1)
-    f = answer.jumps[-1].to_hole
+    # no jumps: a start of one peg (a board of two holes) is its own finish
+    f = answer.jumps[-1].to_hole if answer.jumps else (answer.start & ~(answer.start - 1)).bit_length() - 1
     _replay(board, v, f, answer.jumps)
     return Entry(v, f, Reason.SOLVED, answer.jumps, answer.expanded, time.perf_counter() - t0, optimal=True,
                  lower_bound=answer.lower_bound)

@@ -92,8 +92,9 @@ class MovesAnswer:
 
     @property
     def upper_bound(self) -> int | None:
-        """The moves of ``jumps`` (None when there is no solution in hand)."""
-        return len(group_moves(self.jumps)) if self.jumps else None
+        """The moves of ``jumps`` (None when there is no solution in hand; 0 when the start
+        is a finish already)."""
+        return len(group_moves(self.jumps)) if self.jumps or self.optimal else None
 
     def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
         """JSON-ready data, holes named on ``shape`` (the board searched) in ``style``: reason,
@@ -106,17 +107,18 @@ class MovesAnswer:
             raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
         check_style(style)
         none = self.reason is Reason.EXHAUSTED   # no solution at all: as solve's JSON says an impossible goal
+        have = self.upper_bound is not None   # a solution in hand (of no jumps: the start is a finish)
         try:
-            final = replay(Board(shape, self.start), self.jumps) if self.jumps else 0
+            final = replay(Board(shape, self.start), self.jumps) if have else 0
         except PegsolverError as e:   # a trial passed another board's shape and read of an illegal jump
             raise PegsolverError(f"this answer's solution does not play on board {shape.name!r}: to_json needs "
                                  f"the Shape that was searched ({e})") from None
         return {"reason": self.reason, "optimal": None if none else self.optimal,
                 "lower_bound": None if none else self.lower_bound, "upper_bound": self.upper_bound,
                 "vacant": [hole_name(shape, h, style) for h in range(shape.size)
-                           if self.jumps and not self.start >> h & 1],
+                           if have and not self.start >> h & 1],
                 "final": [hole_name(shape, h, style) for h in range(shape.size) if final >> h & 1]
-                if self.jumps else None,
+                if have else None,
                 "jumps": [jump_name(shape, j, style) for j in self.jumps],
                 "moves": [move_name(shape, m, style) for m in group_moves(self.jumps)],
                 "forward": self.forward, "backward": self.backward, "expanded": self.expanded,
