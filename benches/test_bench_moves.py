@@ -3,7 +3,8 @@ one thread), its tables by moves (a minute: with PEGSOLVER_LONG_BENCHES=1), the 
 shortest problems (OEIS A127500: 5, 9, 9, 12, 13, 16, 18 for sides 4 to 10) and French
 c1 -> e1 (our figure: 20). Triangle 8 and up and French take minutes and gigabytes and
 need PEGSOLVER_LONG_BENCHES=1; the
-memory each may take is PEGSOLVER_MOVES_GB (default 10; French needs 11). Where the memory
+memory each may take is PEGSOLVER_MOVES_GB (default 10; French needs 11, and
+triangle 9 with none of at most 15 moves, which proves its 16, needs 19 and an hour). Where the memory
 stops the proof, beams by moves give an upper bound (upper_bound in extra_info). Beams by
 moves in the search core alone (engine.core_moves, the search by moves over 64 holes) of
 BEAM_WIDTH positions a level, one from each vacancy class: triangles 6 to 8 (the published
