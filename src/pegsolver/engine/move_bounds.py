@@ -71,16 +71,19 @@ def bound_from_starts(shape: Shape, starts: list[int]) -> Callable[[Keys], Count
     either, and each hole it lacks on the paths and larger regions costs one region at most."""
     choice = region_choice(shape)
     every = _plan(choice, lambda m: True)
-    spares = {(sum(m for m in choice.singles if s & m != m), (choice.changing & ~s).bit_count()) for s in starts}
+    kinds = {(sum(m for m in choice.singles if s & m != m), (choice.changing & ~s).bit_count()) for s in starts}
+    # for each kind of start, its one-hole regions not full (a plan counting them) and its lost holes
+    spares = [(_plan(choice, _among(gaps)) if gaps else None, lost) for gaps, lost in kinds]
 
     def bound(keys: Keys) -> Counts:
         spared = np.zeros(len(keys), dtype=np.int64)
-        for singles, lost in spares:   # the start whose gaps excuse the most
-            gaps = _Plan(singles, *_NONE).count(keys, False) if singles else 0
-            np.maximum(spared, lost + gaps, out=spared)
+        for gaps, lost in spares:   # the start whose gaps excuse the most
+            np.maximum(spared, lost + (gaps.count(keys, False) if gaps is not None else 0), out=spared)
         out: Counts = every.count(keys, False) - spared
         return out
     return bound
 
 
-_NONE = (np.zeros(0, np.uint64), np.zeros(0, np.uint8), np.zeros(0, np.uint64), np.zeros(0, np.uint64))
+def _among(holes: int) -> Callable[[int], bool]:
+    # whether a region is one of the one-hole regions of ``holes`` (a mask)
+    return lambda m: m.bit_count() == 1 and bool(m & holes)
