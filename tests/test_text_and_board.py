@@ -103,6 +103,9 @@ def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way()
     ("o\to", "tab"),
     # one tight pair in a spaced drawing: read side by side, line 2 would have no jumps
     ("oo . o\no o o o", "line 2, column 2: this line's cells are one space apart, but line 1 has cells side by side"),
+    # two cells are enough (a trial's "o o" over "oo" was read as a gap); a gap is drawn o#o
+    ("o o\noo", "line 1, column 2: this line's cells are one space apart, but line 2 has cells side by side"),
+    ("ooo\no o\nooo", "line 2, column 2: this line's cells are one space apart, but line 1"),
 ])
 def test_malformed_text_is_refused_with_the_reason(text, message):
     with pytest.raises(BoardTextError, match=message.replace("?", r"\?")):
@@ -118,6 +121,7 @@ def test_a_line_drawn_side_by_side_with_off_board_marks_is_read_as_drawn():
         assert {c for _, c in shape.coords} == {0, 2, 4} and not shape.jumps, text
     with pytest.raises(BoardTextError, match="line 2, column 2: this line's cells are one space apart"):
         Board.from_text("o#o#o\no o o")
+    assert Board.from_text("ooo\no#o\nooo").shape.size == 8   # the ring, its gap drawn #
 
 
 def test_triangle_text_off_the_lattice_is_refused():

@@ -127,12 +127,12 @@ def _side_by_side(row: list[int], line: str) -> bool:
 
 
 def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None:
-    # A drawing with cells side by side, where a line of three cells or more has them all
+    # A drawing with cells side by side, where a line of two cells or more has them all
     # one space apart: most likely a board drawn spaced with a typo in another line, which
     # read side by side would silently have no jumps along that line. (# between them is
     # drawn on purpose.)
     for y, row in sorted(by_line.items()):
-        if len(row) >= 3 and all(b - a == 2 and lines[y - 1][a + 1] == " " for a, b in zip(row, row[1:])):
+        if len(row) >= 2 and all(b - a == 2 and lines[y - 1][a + 1] == " " for a, b in zip(row, row[1:])):
             tight = min(t for t, r in by_line.items() if _side_by_side(r, lines[t - 1]))
             raise text_error(y, row[1], f"this line's cells are one space apart, but line {tight} has cells side "
                                         f"by side; draw every line one way: one space apart, or side by side "
