@@ -152,8 +152,8 @@ def test_second_trial_findings(capsys, tmp_path):
     assert err.startswith("pegsolver: error: move 1 'foo' cannot be read: 'foo' is not a jump or move")
     code, _, err = run(capsys, "solve", "english", "--finish", "d4", "d4")
     assert code == 2 and "--finish lists hole d4 twice" in err
-    code, _, err = run(capsys, "solve", "rect1x1")
-    assert code == 2 and "the start has no pegs" in err
+    code, _, err = run(capsys, "solve", "rect1x1")   # it named board 'square1'
+    assert code == 2 and "the start has no pegs: every hole of board 'rect1x1' is vacant" in err
 
 
 def test_ctrl_c_before_the_core_is_an_interrupted_answer(monkeypatch):

@@ -116,9 +116,11 @@ def triangle(side: int) -> Variant:
                    "one peg anywhere", aliases=(f"triangle-{side}",))
 
 
-def rectangle(rows: int, cols: int) -> Variant:
+def rectangle(rows: int, cols: int, name: str | None = None) -> Variant:
     """Rectangle of ``rows`` x ``cols`` holes, one peg anywhere, starting with the first hole
     (row by row from a1) whose vacancy position classes allow to finish with one peg.
+
+    :param name: the variant's name; None: ``squareN`` when the sides are equal, else ``rectRxC``.
 
     :raises BoardTooLargeError: more holes than any board pegsolver supports.
     :raises UnknownVariantError: a side below 1.
@@ -126,7 +128,7 @@ def rectangle(rows: int, cols: int) -> Variant:
     if rows < 1 or cols < 1:
         raise UnknownVariantError(f"unsupported variant: rectangle {rows}x{cols} (sides must be at least 1)")
     _check_size(f"rectangle {rows}x{cols}", rows * cols)
-    name = f"square{rows}" if rows == cols else f"rect{rows}x{cols}"
+    name = name or (f"square{rows}" if rows == cols else f"rect{rows}x{cols}")
     coords = _grid(rows, cols, lambda r, c: True)
     shape = _shape(ORTHOGONAL, coords, name)
     vacancy = next((h for h in range(shape.size) if class_finishes(shape, shape.full_mask & ~(1 << h))), 0)
@@ -168,7 +170,8 @@ def find_variant(name: str) -> Variant:
         if kind == "square" and a and not b:
             return rectangle(int(a), int(a))
         if kind.startswith("rect") and a and b:
-            return rectangle(int(a), int(b))
+            # named as typed: rect3x3 is square3's board, but messages name what the user gave
+            return rectangle(int(a), int(b), name=f"rect{int(a)}x{int(b)}")
     known = ", ".join([v.name for v in VARIANTS] + ["triangleN", "squareN", "rectRxC", "NAME-diagonal"])
     if "/" in name or "\\" in name or "." in name:   # a path given where a variant's name goes
         known += "; a board file is read by pegsolver.boardfile.load(path) or Board.from_text"
