@@ -230,7 +230,9 @@ def test_a_short_limit_past_64_holes_still_ends_with_a_solution():
     # and 1 s was too little with two other test runs beside it)
     sol = solve(find_variant("triangle14").board(), minimize="moves", limit=Limit(seconds=6))
     assert sol.jumps and not sol.optimal and sol.reason is Reason.TIME_LIMIT
+    # named as a search for any solution: a trial read "the beam search" as one of the beams by moves
     assert "best solution found by the" in sol.explanation and sol.stats.runs >= 2
+    assert "strategy's search for any solution (by jumps, not moves); beams finished" in sol.explanation
     assert len(replay_solution(sol)) == 1
     assert len(sol.moves) >= sol.lower_bound
 

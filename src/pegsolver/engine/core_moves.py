@@ -28,7 +28,7 @@ from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import search_codes
 from .fewest_moves import MovesAnswer, Report
-from .fewest_solve import INCUMBENT_SECONDS, STOPS, add_work
+from .fewest_solve import INCUMBENT_SECONDS, STOPS, add_work, found_by
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
 from .outcome import STOP_MEANINGS, Reason, Stats
@@ -195,7 +195,7 @@ def solve_by_beams(board: Board, goal: Goal, limit: Limit, stats: Stats,
     # the beams' solution, or the first search's when it has fewer moves (a.upper_bound: the beams')
     best, moves, by = a.jumps, a.upper_bound, beams
     if found.solved and (moves is None or len(found.moves) < moves):
-        best, moves, by = found.jumps, len(found.moves), f"the {found.stats.member or found.stats.strategy} search"
+        best, moves, by = found.jumps, len(found.moves), found_by(found.stats)
     if a.reason is Reason.SOLVED or moves == a.lower_bound:
         how = ("the start is the goal" if a.lower_bound == 0 else
                f"{by} found a solution of {plural(a.lower_bound, 'move')}, proved minimal: " +

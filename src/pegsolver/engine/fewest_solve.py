@@ -53,9 +53,14 @@ def any_solution(a: MovesAnswer, limit: Limit, incumbent: Callable[[Limit], Solu
     found = incumbent(rest)
     if found.reason.ends_run:   # a table of problems must not go on to the next
         a.reason = found.reason
-    who = found.stats.member or found.stats.strategy
     jumps = found.jumps if found.solved else []
-    return jumps, f"; best solution found by the {who} search", add_work(stats, found.stats)
+    return jumps, f"; best solution found by {found_by(found.stats)}", add_work(stats, found.stats)
+
+
+def found_by(stats: Stats) -> str:
+    """Words naming a search for any solution, told apart from the beams by moves (a trial
+    read the portfolio's beam member as one of those beams)."""
+    return f"the {stats.member or stats.strategy} strategy's search for any solution (by jumps, not moves)"
 
 
 def add_work(stats: Stats, f: Stats) -> Stats:
