@@ -72,6 +72,19 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
             "boards": cmd_boards, "play": cmd_play, "bench": cmd_bench, "count": cmd_count}
 
 
+def extra_words(parser: argparse.ArgumentParser, words: list[str], extra: list[str]) -> str:
+    """The error for words no argument takes; after an option of one value (`count english
+    --finish d4 d3`), it says that option takes one."""
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    at = words.index(extra[0]) if extra[0] in words else -1
+    option = words[at - 2] if at >= 2 else ""
+    # argparse keeps no public map from option strings to their actions
+    action = getattr(parser, "_option_string_actions", {}).get(option)
+    if action is None or action.nargs is not None or "=" in option:
+        return message
+    return f"{message} ({option} takes one {action.metavar or action.dest.upper()}, not a list)"
+
+
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     # play has no answer to print: its errors go to stderr alone, --json or not
@@ -96,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             # --boards d2-d4" called the moves unrecognized too)
             unknown = [w.split("=")[0] for w in extra if w.startswith("--") and len(w) > 2]
             commands[args.command].error(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)}" if unknown
-                                         else f"unrecognized arguments: {' '.join(extra)}")
+                                         else extra_words(commands[args.command], words, extra))
         # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
         guard = interrupt_guard(ending=True)
         if args.command == "play":
