@@ -589,6 +589,26 @@ def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monk
     assert alone.reason is Reason.BOUNDED and (len(alone.forward), len(alone.backward)) == (8, 3)
 
 
+def test_a_memory_stop_is_followed_by_passes_pruned_harder(monkeypatch):
+    # triangle 7 (12 moves) in 48 MiB: within 12 moves the levels stop at the budget having
+    # proved 11 (a trial: no cap proved 12); the pass pruned to 11 moves fits and proves 12
+    asked = []
+    real = fewest_moves_module._levels
+
+    def levels(space, starts, ends, goal, most):
+        asked.append(most)
+        return real(space, starts, ends, goal, most)
+    monkeypatch.setattr(fewest_moves_module, "_levels", levels)
+    a = shortest_over_board("triangle7", Limit(memory_bytes=48 << 20), at_most=12)
+    assert asked == [12, 11] and a.reason is Reason.MEMORY_LIMIT and a.lower_bound == a.deepened == 12
+    # with no cap, in 16 MiB, the levels prove 10; passes pruned to 10 and 11 moves fit, the one
+    # to 12 does not (no solution is claimed)
+    asked.clear()
+    a = shortest_over_board("triangle7", Limit(memory_bytes=16 << 20))
+    assert asked[:1] == [None] and asked[1:] == [10, 11, 12]
+    assert a.reason is Reason.MEMORY_LIMIT and a.lower_bound == 12 and not a.jumps
+
+
 def test_the_last_move_asked_for_is_checked_from_the_side_with_fewer_children(monkeypatch):
     # triangle 7 within 11 moves: after 8 forward levels and 2 backward, the 11th move is
     # only checked against the other side, never kept as a level. The backward frontier is
