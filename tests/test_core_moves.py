@@ -212,7 +212,7 @@ def test_text_after_a_limit_over_64_holes_says_what_was_proved_and_found():
 
 def test_when_the_beams_find_nothing_a_search_for_any_solution_gets_the_rest(monkeypatch):
     from pegsolver.engine import core_moves
-    from pegsolver.engine.fewest_moves import MovesAnswer
+    from pegsolver.engine.moves_answer import MovesAnswer
     monkeypatch.setattr(core_moves, "beam_fewest_moves", lambda *args, **kwargs: MovesAnswer(Reason.BEAM, 14))
     board = find_variant("square9-diagonal").board()
     sol = solve(board, minimize="moves", limit=Limit(seconds=20))
@@ -252,7 +252,7 @@ def test_ctrl_c_in_the_search_for_any_solution_stops_the_answer(monkeypatch, nam
     # any solution makes the answer INTERRUPTED (a table of problems stopped going on to the
     # next problem, which answered "time limit"), up to 64 holes and past them
     from pegsolver.engine import core_moves, fewest_solve, portfolio
-    from pegsolver.engine.fewest_moves import MovesAnswer
+    from pegsolver.engine.moves_answer import MovesAnswer
     from pegsolver.engine.solution import empty_stats, unsolved
     nothing = MovesAnswer(Reason.TIME_LIMIT, 5)
     monkeypatch.setattr(fewest_solve, "fewest_moves", lambda *args, **kwargs: nothing)

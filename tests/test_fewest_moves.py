@@ -692,7 +692,7 @@ def test_a_short_time_limit_keeps_time_for_any_solution_when_the_beams_find_none
     # (0.03 s here) got 0.1 s and answered none once in four; now a tenth is kept from the beams.
     # The searches by moves are made to take all they are given and find nothing
     from pegsolver.engine import fewest_solve
-    from pegsolver.engine.fewest_moves import MovesAnswer
+    from pegsolver.engine.moves_answer import MovesAnswer
     given = []
 
     def nothing_found(board, goal, share, beam=None, progress=None):

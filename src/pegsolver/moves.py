@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from .analysis import enum_limit, finish_hole
 from .engine.core_moves import beam_fewest_moves
-from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, MovesAnswer, fewest_moves, move_group, moves_bound
+from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, fewest_moves, move_group, moves_bound
 from .engine.limits import Limit, check_callables, check_flags, check_one_thread
 from .engine.move_count import MoveCount, Progress, count_by_moves
+from .engine.moves_answer import MovesAnswer
 from .engine.search import impossibility
 from .errors import BoardTooLargeError
 from .model.board import Board

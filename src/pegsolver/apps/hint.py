@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..engine.fewest_moves import MAX_HOLES, MovesAnswer, count_finishes, fewest_moves
+from ..engine.fewest_moves import MAX_HOLES, count_finishes, fewest_moves
 from ..engine.limits import Cancel
 from ..engine.move_paths import chains
+from ..engine.moves_answer import MovesAnswer
 from ..engine.outcome import Reason
 from ..engine.search import impossibility
 from ..errors import GoalError, PegsolverError

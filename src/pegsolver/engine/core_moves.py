@@ -27,10 +27,11 @@ from ..proofs.merson import merson_regions, region_bound
 from ..proofs.pagoda import pruning_set
 from .compile import compile_problem, goal_symmetries
 from .core import search_codes
-from .fewest_moves import MovesAnswer, Report
+from .fewest_moves import Report
 from .fewest_solve import INCUMBENT_SECONDS, STOPS, add_work, found_by
 from .limits import Limit
 from .move_beam import MOST_WIDTH, REGION_WEIGHT
+from .moves_answer import MovesAnswer
 from .outcome import STOP_MEANINGS, Reason, Stats
 from .search import core_search
 from .solution import Solution, unsolved

@@ -17,16 +17,13 @@ import math
 import numbers
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from ..errors import GoalError, PegsolverError
 from ..model.board import Board
-from ..model.geometry import Jump, Shape
+from ..model.geometry import Shape
 from ..model.goal import Goal
-from ..model.notation import check_style, group_moves, hole_name, jump_name, move_name
 from ..proofs.merson import region_bound
 from .compile import goal_symmetries
 from .limits import Limit
@@ -34,8 +31,8 @@ from .move_beam import beam_by_moves
 from .move_bounds import bound_from_starts, bound_to_finish
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
 from .move_paths import path_through, solution
+from .moves_answer import MovesAnswer
 from .outcome import Reason
-from .solution import replay
 
 MAX_HOLES = 64                  # the levels by moves run on the 64-bit enumeration core
 BEAM_HOLES = 128                # and beams by moves (engine.core_moves) on the 128-bit search core
@@ -44,86 +41,6 @@ MAX_FINISHES = 1 << 20          # finishes "K pegs anywhere" may list for the ba
 BEAM_SECONDS = 5.0              # at least, for the beams after a limit stops the proof
 DEEPEN_SHARE = 1 / 2            # of the beams' time under a time limit, for the searches pruned to fewer moves
 Report = Callable[[str, int, float], None]   # progress: what is being made, positions expanded, seconds
-
-
-@dataclass
-class MovesAnswer:
-    """What a search by moves proved.
-
-    ``jumps``: a solution with ``lower_bound`` moves when ``optimal``; otherwise the best
-    solution the beams found after a limit (see :func:`fewest_moves`), or empty;
-    ``lower_bound``: every solution has at least this many moves (after EXHAUSTED, the
-    moves searched when a side ran out: true of no solution, so it bounds nothing); ``reason``: SOLVED,
-    EXHAUSTED (no solution at all: a side ran out of positions), BOUNDED (none of at most
-    ``at_most`` moves, for a search told so) or the limit that stopped it; ``forward`` and
-    ``backward``: the sizes of the levels made and checked against the other side (after a
-    stop, a level made but not yet checked proved nothing and is left out); ``expanded`` positions expanded and
-    ``chains`` chains of jumps followed, both sides together; ``pruned``: children the
-    Merson regions' bound dropped (with repeats; pruned searches only); ``beams``: the
-    beams by moves that ran to their end, as (positions a level, moves of the solution
-    found or None), in order (searches by beams only)."""
-
-    reason: Reason
-    lower_bound: int
-    jumps: list[Jump] = field(default_factory=list)
-    forward: list[int] = field(default_factory=list)
-    backward: list[int] = field(default_factory=list)
-    expanded: int = 0
-    chains: int = 0
-    symmetries: int = 1
-    seconds: float = 0.0
-    start: int = 0   # the start the solution leaves from, a bitboard (one of several starts)
-    positions: int = 0   # positions seen, both sides
-    nbytes: int = 0      # bytes the levels and seen sets held at the end
-    beam_width: int = 0  # positions a level of the beam that found ``jumps`` kept (0: no beam found them)
-    regions_bound: int = 0   # the Merson regions' bound (proofs.merson.region_bound), when a limit stopped the proof
-    pruned_to: int = 0   # the most moves a search pruned by the regions looked for, when one settled the answer
-    # (at_most, or after the beams the last pass of the deepening)
-    pruned_from: int = 0   # after the beams: the most moves the first pass of the deepening looked for
-    deepened: int = 0    # after the beams: the bound the deepening's passes proved (0: none finished)
-    pruned: int = 0
-    beam_stop: Reason | None = None   # the limit that stopped the beams after the proof's, if one did
-    beams: list[tuple[int, int | None]] = field(default_factory=list)
-    checked: tuple[int, int] | None = None   # after a stop: the depths of the levels checked against each other
-
-    @property
-    def optimal(self) -> bool:
-        return self.reason is Reason.SOLVED
-
-    @property
-    def upper_bound(self) -> int | None:
-        """The moves of ``jumps`` (None when there is no solution in hand; 0 when the start
-        is a finish already)."""
-        return len(group_moves(self.jumps)) if self.jumps or self.optimal else None
-
-    def to_json(self, shape: Shape, style: str = "algebraic") -> dict[str, Any]:
-        """JSON-ready data, holes named on ``shape`` (the board searched) in ``style``: reason,
-        optimal, lower_bound (both None after EXHAUSTED: no solution exists), upper_bound, the
-        solution's vacant holes at the start and pegs at the end (``final``), its jumps and
-        moves, the level sizes of both sides and the work counters.
-
-        :raises PegsolverError: ``shape`` not a Shape or not the one searched, or an unknown ``style``."""
-        if not isinstance(shape, Shape):
-            raise PegsolverError(f"to_json needs the Shape searched, to name its holes, not {shape!r}")
-        check_style(style)
-        none = self.reason is Reason.EXHAUSTED   # no solution at all: as solve's JSON says an impossible goal
-        have = self.upper_bound is not None   # a solution in hand (of no jumps: the start is a finish)
-        try:
-            final = replay(Board(shape, self.start), self.jumps) if have else 0
-        except PegsolverError as e:   # a trial passed another board's shape and read of an illegal jump
-            raise PegsolverError(f"this answer's solution does not play on board {shape.name!r}: to_json needs "
-                                 f"the Shape that was searched ({e})") from None
-        return {"reason": self.reason, "optimal": None if none else self.optimal,
-                "lower_bound": None if none else self.lower_bound, "upper_bound": self.upper_bound,
-                "vacant": [hole_name(shape, h, style) for h in range(shape.size)
-                           if have and not self.start >> h & 1],
-                "final": [hole_name(shape, h, style) for h in range(shape.size) if final >> h & 1]
-                if have else None,
-                "jumps": [jump_name(shape, j, style) for j in self.jumps],
-                "moves": [move_name(shape, m, style) for m in group_moves(self.jumps)],
-                "forward": self.forward, "backward": self.backward, "expanded": self.expanded,
-                "chains": self.chains, "positions": self.positions, "bytes": self.nbytes,
-                "seconds": self.seconds, "beam_width": self.beam_width, "beams": self.beams}
 
 
 def count_finishes(shape: Shape, goal: Goal) -> int:
@@ -230,6 +147,30 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     if progress is not None:   # the beams count from 0 again: the proof's positions are added
         budget.report = lambda b: progress(b.doing, b.expanded + (b is not budget) * budget.expanded,
                                            time.monotonic() - t0)
+    answer, bw = _search(space, starts, ends, goal, budget, forward_depth, at_most)
+    if beam is None and answer.reason is Reason.MEMORY_LIMIT:
+        # levels pruned to the bound proved prune harder and may fit where these did not (a
+        # trial's triangle 7 in 48 MiB proved less within 12 moves than with no cap): passes
+        # up to at_most - 1, or with no cap while they fit (a solution has fewer moves than holes)
+        del bw
+        _deepen(space, starts, ends, goal, budget, answer, shape.size if at_most is None else at_most - 1)
+    elif beam is not None and answer.reason.is_limit:   # the beams take the forward levels' memory
+        beams = _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
+        del bw   # and the search pruned to fewer moves than the beams found, the rest
+        if limit.seconds is None and beam.seconds is None:
+            beams.deadline = None   # no time limit asked for: the pruned search stops at the memory budget
+        if answer.reason.is_limit and answer.jumps and (beams.deadline is None or time.monotonic() < beams.deadline) \
+                and (beams.nodes is None or beams.expanded < beams.nodes):
+            # with at_most, the search pruned to it has run and stopped: passes look for fewer moves only
+            _deepen(space, starts, ends, goal, beams, answer, None if at_most is None else at_most - 1)
+    answer.seconds = time.monotonic() - t0
+    return answer
+
+
+def _search(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,
+            forward_depth: int | None, at_most: int | None) -> tuple[MovesAnswer, MoveLevels]:
+    # the levels both ways until they meet or stop, and what they proved; the forward levels
+    # are let go on return (the backward ones serve the beams)
     fw, bw = _levels(space, starts, ends, goal, at_most)
     answer = _meet(space, fw, bw, budget, forward_depth, at_most)
     if at_most is not None and answer.reason in (Reason.SOLVED, Reason.BOUNDED):
@@ -243,26 +184,9 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
     answer.symmetries = len(space.group)
     if answer.reason.is_limit or answer.reason.ends_run:   # the regions may know more
         finish = goal.finish_or_none()
-        answer.regions_bound = min(region_bound(shape, s, finish, goal.pegs) for s in starts)
+        answer.regions_bound = min(region_bound(space.shape, s, finish, goal.pegs) for s in starts)
         answer.lower_bound = max(answer.lower_bound, answer.regions_bound)
-    if beam is None and answer.reason is Reason.MEMORY_LIMIT:
-        # levels pruned to the bound proved prune harder and may fit where these did not (a
-        # trial's triangle 7 in 48 MiB proved less within 12 moves than with no cap): passes
-        # up to at_most - 1, or with no cap while they fit (a solution has fewer moves than holes)
-        del fw, bw
-        _deepen(space, starts, ends, goal, budget, answer, shape.size if at_most is None else at_most - 1)
-    elif beam is not None and answer.reason.is_limit:
-        del fw   # the beams take the forward levels' memory
-        beams = _best_found(space, starts, ends, bw, budget, beam, t0, limit, answer)
-        del bw   # and the search pruned to fewer moves than the beams found, the rest
-        if limit.seconds is None and beam.seconds is None:
-            beams.deadline = None   # no time limit asked for: the pruned search stops at the memory budget
-        if answer.reason.is_limit and answer.jumps and (beams.deadline is None or time.monotonic() < beams.deadline) \
-                and (beams.nodes is None or beams.expanded < beams.nodes):
-            # with at_most, the search pruned to it has run and stopped: passes look for fewer moves only
-            _deepen(space, starts, ends, goal, beams, answer, None if at_most is None else at_most - 1)
-    answer.seconds = time.monotonic() - t0
-    return answer
+    return answer, bw
 
 
 def _levels(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal,

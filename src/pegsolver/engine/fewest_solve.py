@@ -17,13 +17,13 @@ from .fewest_moves import (
     BEAM_HOLES,
     BEAM_SECONDS,
     MAX_HOLES,
-    MovesAnswer,
     Report,
     count_finishes,
     fewest_moves,
     move_group,
 )
 from .limits import Limit
+from .moves_answer import MovesAnswer
 from .outcome import Reason, Stats
 from .portfolio import Progress
 from .solution import BEAM_MOVES_STRATEGY, MOVES_STRATEGY, Solution, empty_stats, unsolved
