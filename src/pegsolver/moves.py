@@ -11,19 +11,22 @@ of side 4 to 7, 5, 9, 9, 12 (OEIS A127500; G. I. Bell, J. Integer Sequences 11, 
 """
 from __future__ import annotations
 
-from .analysis import enum_limit, finish_hole
+import time
+
+from .analysis import check_workers, enum_limit, finish_hole
 from .engine.core_moves import beam_fewest_moves
 from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, fewest_moves, move_group, moves_bound
 from .engine.limits import Limit, check_callables, check_flags, check_one_thread
 from .engine.move_count import MoveCount, Progress, count_by_moves
+from .engine.move_pieces import Told, combine, pieces_here, pieces_on_dask
 from .engine.moves_answer import MovesAnswer
 from .engine.search import impossibility
-from .errors import BoardTooLargeError
+from .errors import BoardTooLargeError, PegsolverError
 from .model.board import Board
 from .model.goal import Goal, require_pegs
 from .solver import resolve_board, resolve_position
 
-__all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_over_board"]
+__all__ = ["MoveCount", "MovesAnswer", "count_moves", "shortest_by_finish", "shortest_over_board"]
 
 
 def _board(board: Board | str) -> Board:
@@ -109,3 +112,55 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     board = _board(board)
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
     return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam, at_most=at_most)
+
+
+def shortest_by_finish(board: Board | str, limit: Limit | None = None, at_most: int | None = None,
+                       finishes: list[int | str] | None = None, workers: int | None = None,
+                       cluster: str | None = None, told: Told | None = None) -> MovesAnswer:
+    """What :func:`shortest_over_board` answers, in pieces: one search by moves for each
+    class of finish holes under the board's symmetries, from every single vacancy to one
+    peg on that hole (engine.move_pieces). A piece needs less memory than the whole search
+    and prunes harder, so boards whose whole search does not fit can be settled piece by
+    piece, or on several machines.
+
+    :param limit: nodes and memory (bytes, default 4 GiB) for each piece; seconds for the
+        whole run. Ctrl-C stops it; ``pieces`` on the answer says what each piece proved.
+    :param at_most: look only for solutions of at most this many moves (as in
+        :func:`shortest_over_board`); here, each piece after one that found a solution
+        also looks only for fewer moves than it.
+    :param finishes: the finish holes (names or indices) of the pieces to run; the answer
+        is then over problems ending on those holes only (default: one hole of each class).
+    :param workers: run the pieces side by side on a Dask LocalCluster of this many
+        processes, each with ``limit``'s memory; ``cluster``: on the Dask scheduler at
+        this address (``tcp://HOST:PORT``). Neither: one after another here.
+    :param told: called as ``told(finish, answer)`` when each piece ends.
+    :returns: a :class:`MovesAnswer`: SOLVED with the fewest moves and a solution, BOUNDED
+        when no piece has one of at most ``at_most`` moves, EXHAUSTED when none has any,
+        or the stop with the least bound proved; ``pieces`` lists each piece's answer.
+    :raises BoardTooLargeError: more than 64 holes (the levels by moves' limit).
+    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
+    :raises PegsolverError: workers and cluster both given, workers out of range, a limit
+        of more than one thread; ClusterError: Dask missing or no scheduler at ``cluster``.
+    :raises ValueError: ``at_most`` is not a whole number of 0 or more.
+    """
+    at_most = moves_bound(at_most)
+    Limit.check(limit)
+    check_one_thread(limit, "a search by moves")
+    check_callables(told=told)
+    if workers is not None and cluster is not None:
+        raise PegsolverError("workers starts a cluster here and cluster joins one: give one of them")
+    if workers is not None:
+        check_workers(workers)
+    board = _board(resolve_board(board))
+    shape = board.shape
+    holes = shape.hole_classes() if finishes is None else [finish_hole(shape, f) for f in finishes]
+    picked = list(dict.fromkeys(h for h in holes if h is not None))
+    if not picked:
+        raise PegsolverError("finishes names no hole: give at least one, or None for one of each class")
+    limit = limit or Limit()
+    t0 = time.monotonic()
+    here = workers is None and cluster is None
+    answer = combine(pieces_here(board, picked, limit, at_most, told) if here else
+                     pieces_on_dask(board, picked, limit, at_most, workers, cluster, told))
+    answer.seconds = time.monotonic() - t0
+    return answer

@@ -129,7 +129,7 @@ class DaskRun(PartitionedRun):
         return store
 
     def _wait(self, futures: list[Any], k: int, step: str) -> list[Any]:
-        dask, t0 = _dask(), time.monotonic()
+        dask, t0 = dask_api(), time.monotonic()
         seen = looked = t0   # when a worker was last known to be there, and last looked for
         while True:
             if (stop_now := self.stop_now()) is not None:   # before each slice: a step may take less
@@ -196,8 +196,10 @@ class DaskRun(PartitionedRun):
         return [tuple(s) for s in stats]
 
 
-def _dask() -> Any:
-    # Dask distributed, typed as Any: it ships no type hints for its client API
+def dask_api() -> Any:
+    """The module ``distributed``, typed as Any: it ships no type hints for its client API.
+
+    :raises ClusterError: Dask distributed is not installed."""
     try:
         return importlib.import_module("distributed")
     except ImportError:
@@ -289,7 +291,7 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
     :raises KeyboardInterrupt: Ctrl-C while the LocalCluster started (it is stopped first);
         Terminated (a KeyboardInterrupt) for SIGTERM.
     """
-    dask = _dask()
+    dask = dask_api()
     if address is not None:
         return _join(dask.Client, address), None, ""
     # a process still starting (multiprocessing's own test, before it refuses to start more)

@@ -29,7 +29,8 @@ class MovesAnswer:
     ``chains`` chains of jumps followed, both sides together; ``pruned``: children the
     Merson regions' bound dropped (with repeats; pruned searches only); ``beams``: the
     beams by moves that ran to their end, as (positions a level, moves of the solution
-    found or None), in order (searches by beams only)."""
+    found or None), in order (searches by beams only); ``pieces``: a search in pieces'
+    finish holes and answers (engine.move_pieces)."""
 
     reason: Reason
     lower_bound: int
@@ -53,6 +54,8 @@ class MovesAnswer:
     beam_stop: Reason | None = None   # the limit that stopped the beams after the proof's, if one did
     beams: list[tuple[int, int | None]] = field(default_factory=list)
     checked: tuple[int, int] | None = None   # after a stop: the depths of the levels checked against each other
+    # searches in pieces (engine.move_pieces): each piece's finish hole and answer
+    pieces: list[tuple[int, MovesAnswer]] = field(default_factory=list)
 
     @property
     def optimal(self) -> bool:
@@ -91,4 +94,7 @@ class MovesAnswer:
                 "moves": [move_name(shape, m, style) for m in group_moves(self.jumps)],
                 "forward": self.forward, "backward": self.backward, "expanded": self.expanded,
                 "chains": self.chains, "positions": self.positions, "bytes": self.nbytes,
-                "seconds": self.seconds, "beam_width": self.beam_width, "beams": self.beams}
+                "seconds": self.seconds, "beam_width": self.beam_width, "beams": self.beams,
+                "pieces": [{"finish": hole_name(shape, f, style), "reason": a.reason, "lower_bound": a.lower_bound,
+                            "upper_bound": a.upper_bound, "expanded": a.expanded, "seconds": a.seconds}
+                           for f, a in self.pieces]}

@@ -1,0 +1,207 @@
+"""The fewest moves over a board's single-vacancy -> single-peg problems, in pieces: one
+search by moves (engine.fewest_moves) for each class of finish holes under the board's
+symmetries, from every single vacancy to one peg on the class's lowest hole. The fewest
+over the pieces is the board's: a problem ending on another hole of the class is the
+image under a symmetry of one ending on this hole, and every vacancy is a start.
+
+Why pieces: a piece's backward side starts from one position, and its regions' bound
+knows the finish, so it prunes harder and holds less than the whole search (it keeps only
+the symmetries that fix its finish). Pieces run one after another here, each one looking
+only for fewer moves than the best found so far, or side by side as tasks on a Dask
+distributed cluster (engine.cluster.connect), where each gets ``limit`` for itself.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..model.board import Board
+from ..model.goal import Goal
+from ..proofs.merson import region_bound
+from .cluster import SLICE, connect, dask_api, stop_local, wait_for_a_worker
+from .fewest_moves import fewest_moves
+from .limits import Limit
+from .moves_answer import MovesAnswer
+from .outcome import Reason
+
+Piece = tuple[int, MovesAnswer]   # a finish hole (index) and what its search proved
+Told = Callable[[int, MovesAnswer], None]   # called as each piece ends: its finish and answer
+
+
+def vacancy_starts(board: Board) -> list[int]:
+    """Every single-vacancy start of ``board``'s shape, as bitboards."""
+    full = board.shape.full_mask
+    return [full & ~(1 << h) for h in range(board.shape.size)]
+
+
+def unrun(board: Board, finish: int, reason: Reason) -> MovesAnswer:
+    """A piece that did not run (``reason`` stopped the run first): its lower bound is the
+    Merson regions' (proofs.merson.region_bound), least over the starts."""
+    return MovesAnswer(reason, min(region_bound(board.shape, s, 1 << finish, 1) for s in vacancy_starts(board)))
+
+
+def piece_search(board: Board, finish: int, limit: Limit, at_most: int | None,
+                 deadline: float | None) -> MovesAnswer:
+    """One piece: the fewest moves from every single vacancy of ``board`` to one peg on
+    ``finish``, within ``limit`` (its seconds ignored) and by ``deadline`` (wall-clock
+    seconds, time.time(), which the machines of a cluster share), at most ``at_most`` moves
+    when given (see engine.fewest_moves.fewest_moves). Runs in Dask workers too."""
+    seconds = None if deadline is None else deadline - time.time()
+    if seconds is not None and seconds <= 0:
+        return unrun(board, finish, Reason.TIME_LIMIT)
+    goal = Goal.at(finish).resolve(board.shape)
+    return fewest_moves(board, goal, limit.replace(seconds=seconds), starts=vacancy_starts(board), at_most=at_most)
+
+
+Batch = Callable[[list[int], int], dict[int, MovesAnswer]]   # pieces to search within N moves -> answers
+
+
+def in_rounds(board: Board, finishes: list[int], at_most: int | None, batch: Batch) -> list[Piece]:
+    """The pieces, searched in rounds of growing moves, as iterative deepening does (R. E.
+    Korf, "Depth-first iterative-deepening", Artificial Intelligence 27, 1985): round N
+    asks every piece not yet settled for a solution of at most N moves, from the least
+    of the regions' bounds up to ``at_most`` (none: until one is found). A round where
+    a piece finds one ends the run: every other piece was proved to need N or more by the
+    round before. A round where a limit stops a piece is the last."""
+    known = {f: unrun(board, f, Reason.BOUNDED) for f in finishes}   # what the regions prove
+    n = min(a.lower_bound for a in known.values())
+    top = board.shape.size if at_most is None else at_most   # a solution has fewer moves than holes
+    while n <= top:
+        asked = [f for f in finishes if known[f].reason is Reason.BOUNDED and known[f].lower_bound <= n]
+        found = batch(asked, n)
+        for f, a in found.items():
+            known[f] = _with_work_before(a, known[f])
+        if any(a.reason is Reason.SOLVED or a.reason.ends_run or a.reason.is_limit
+               or a.reason is Reason.WORKERS_LOST for a in found.values()):
+            break
+        n += 1
+    return [(f, known[f]) for f in finishes]
+
+
+def _with_work_before(a: MovesAnswer, before: MovesAnswer) -> MovesAnswer:
+    # a piece's answer in this round, with the work of its rounds before and the best bound
+    a.expanded, a.chains, a.pruned = a.expanded + before.expanded, a.chains + before.chains, a.pruned + before.pruned
+    a.seconds += before.seconds
+    if a.reason is not Reason.SOLVED:
+        a.lower_bound = max(a.lower_bound, before.lower_bound)
+    return a
+
+
+def pieces_here(board: Board, finishes: list[int], limit: Limit, at_most: int | None,
+                told: Told | None = None) -> list[Piece]:
+    """The pieces of ``finishes`` in rounds (:func:`in_rounds`), one after another here,
+    each within ``limit`` (its seconds for the whole run). A round stops at the first piece
+    that finds a solution; a stop that ends the run (Ctrl-C, a cancel) at once."""
+    deadline = None if limit.seconds is None else time.time() + limit.seconds
+
+    def batch(asked: list[int], n: int) -> dict[int, MovesAnswer]:
+        out: dict[int, MovesAnswer] = {}
+        for f in asked:
+            if limit.cancelled:   # set while a piece before ended: the rest are not started
+                out[f] = unrun(board, f, Reason.CANCELLED)
+                break
+            try:
+                a = piece_search(board, f, limit, n, deadline)
+            except KeyboardInterrupt:   # outside the levels' own catch
+                a = unrun(board, f, Reason.INTERRUPTED)
+            out[f] = a
+            if told is not None:
+                told(f, a)
+            if a.reason is Reason.SOLVED or a.reason.ends_run:
+                break
+        return out
+    return in_rounds(board, finishes, at_most, batch)
+
+
+def pieces_on_dask(board: Board, finishes: list[int], limit: Limit, at_most: int | None,
+                   workers: int | None, address: str | None, told: Told | None = None) -> list[Piece]:
+    """The pieces in rounds (:func:`in_rounds`), each round's pieces side by side as tasks
+    of a Dask cluster (a LocalCluster of ``workers`` processes, or the scheduler at
+    ``address``), each with ``limit`` for itself and the run's deadline. Ctrl-C or
+    ``limit``'s cancel stops them all: the pieces not finished keep the bound before.
+
+    :raises ClusterError: Dask missing, no scheduler at ``address``, or no worker there."""
+    dask = dask_api()
+    deadline = None if limit.seconds is None else time.time() + limit.seconds
+    task_limit = limit.replace(seconds=None, cancel=None)   # a Cancel stays in this process
+    client, local, scratch = connect(workers, address, limit.memory_or(0) * (workers or 1))
+
+    def batch(asked: list[int], n: int) -> dict[int, MovesAnswer]:
+        futures = {client.submit(piece_search, board, f, task_limit, n, deadline, pure=False): f for f in asked}
+        return _gather(dask, client, futures, board, limit, told)
+    try:
+        if address is not None:
+            wait_for_a_worker(client, address)
+        return in_rounds(board, finishes, at_most, batch)
+    finally:
+        if local is not None:
+            stop_local(client, local, scratch)
+        else:
+            client.close()
+
+
+def _gather(dask: Any, client: Any, futures: dict[Any, int], board: Board, limit: Limit,
+            told: Told | None) -> dict[int, MovesAnswer]:
+    # one round's answers as its tasks end; Ctrl-C or a cancel cancels the rest
+    out: dict[int, MovesAnswer] = {}
+    pending = set(futures)
+    stop: Reason | None = None
+    try:
+        while pending and not limit.cancelled:
+            try:
+                dask.wait(list(pending), timeout=SLICE, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                continue
+            for fut in [f for f in pending if f.done()]:
+                pending.discard(fut)
+                out[futures[fut]] = a = _result(dask, fut, board, futures[fut])
+                if told is not None:
+                    told(futures[fut], a)
+        if limit.cancelled:
+            stop = Reason.CANCELLED
+    except KeyboardInterrupt:
+        stop = Reason.INTERRUPTED
+    client.cancel(list(pending))
+    for fut in pending:
+        if stop is not None:
+            out[futures[fut]] = unrun(board, futures[fut], stop)
+    return out
+
+
+def _result(dask: Any, fut: Any, board: Board, finish: int) -> MovesAnswer:
+    # a piece's answer; a worker that died running it (past its machine's memory) loses it
+    try:
+        answer: MovesAnswer = fut.result()
+    except dask.KilledWorker:
+        return unrun(board, finish, Reason.WORKERS_LOST)
+    return answer
+
+
+def combine(pieces: list[Piece]) -> MovesAnswer:
+    """The fewest moves over the pieces, from what each proved: SOLVED when the best
+    solution found has no more moves than any piece may still need; BOUNDED (or EXHAUSTED)
+    when every piece was; otherwise the first stop that ended the run, or the stop of the
+    piece with the least bound. ``lower_bound`` is the least over the pieces (a SOLVED
+    piece's moves, a BOUNDED one's bound; EXHAUSTED pieces have no solution and bound
+    nothing); ``pieces`` keeps each piece's answer."""
+    answers = [a for _, a in pieces]
+    with_one = [a for a in answers if a.upper_bound is not None]
+    best = min(with_one, key=lambda a: a.upper_bound or 0, default=None)
+    live = [a for a in answers if a.reason is not Reason.EXHAUSTED]
+    least = min(live, key=lambda a: a.lower_bound, default=None)
+    if least is None:   # every piece ran out of positions: no solution at all
+        out = replace(answers[0], jumps=[]) if answers else MovesAnswer(Reason.EXHAUSTED, 0)
+    elif best is not None and best.upper_bound is not None and best.upper_bound <= least.lower_bound:
+        out = replace(best, reason=Reason.SOLVED, lower_bound=best.upper_bound)
+    else:
+        ended = next((a.reason for a in answers if a.reason.ends_run), None)
+        unsettled = [a for a in live if a.reason not in (Reason.SOLVED, Reason.BOUNDED)]
+        reason = ended or (min(unsettled, key=lambda a: a.lower_bound).reason if unsettled else Reason.BOUNDED)
+        out = replace(least, reason=reason, jumps=best.jumps if best else [], start=best.start if best else 0)
+    out.expanded, out.chains = sum(a.expanded for a in answers), sum(a.chains for a in answers)
+    out.positions, out.pruned = sum(a.positions for a in answers), sum(a.pruned for a in answers)
+    out.nbytes = max((a.nbytes for a in answers), default=0)
+    out.pieces = list(pieces)
+    return out
