@@ -180,6 +180,44 @@ def test_third_trial_findings(capsys, tmp_path):
     assert code == 2 and "--memory-gb 1000000 is more than this machine's memory" in err
 
 
+def test_findings_of_the_trial_after_the_pieces(capsys, tmp_path):
+    # a board file's mixed drawing names the other line from this one, not by the drawing's count
+    mixed = tmp_path / "m.toml"
+    mixed.write_text('name = "m"\nrules = "orthogonal"\nboard = """\no o o\nooo\n"""\n')
+    code, _, err = run(capsys, "solve", str(mixed))
+    assert code == 2 and "m.toml, line 4, column 2: this line's cells are one space apart, but the line below" in err
+    # family errors name the board as typed
+    for typed, said in [("square0", "'square0': unsupported variant: rectangle 0x0"),
+                        ("Square12-Diagonal", "'Square12-Diagonal': rectangle 12x12 has 144 holes"),
+                        ("tri0", "'tri0': unsupported variant: triangle of side 0")]:
+        code, _, err = run(capsys, "solve", typed)
+        assert code == 2 and said in err, err
+    # a stray word after an option is not called its second value unless it reads as one
+    with pytest.raises(SystemExit):
+        main(["solve", "english", "--seconds", "5", "extra"])
+    assert "unrecognized arguments: extra (see pegsolver solve --help)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", "english", "--seconds", "5", "2"])
+    assert "unrecognized arguments: 2 (--seconds takes one S, not a list)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(goal="13"), "goal must be a pegsolver.Goal, not str"),
+    (dict(starts=[-1]), "starts must be a list of one or more bitboards"),
+    (dict(starts=["1"]), "starts must be a list"),
+    (dict(starts=[]), "starts must be a list of one or more"),
+    (dict(progress=5), "progress must be a function or None, not int"),
+    (dict(beam="x"), "beam must be a pegsolver.Limit"),
+    (dict(forward_depth=-1), "forward_depth must be a whole number of 0 or more"),
+    (dict(forward_depth=2.5), "forward_depth must be a whole number"),
+])
+def test_the_search_by_moves_refuses_bad_arguments(kwargs, message):
+    from pegsolver.engine.fewest_moves import fewest_moves
+    goal = kwargs.pop("goal", Goal.anywhere(1))
+    with pytest.raises(PegsolverError, match=message):
+        fewest_moves(pegsolver.find_variant("triangle5").board(), goal, **kwargs)
+
+
 def test_fourth_trial_findings(capsys, tmp_path):
     # unsolved under a limit: the closest dead end, replayed independently to its pegs
     code, out, _ = run(capsys, "solve", "diamond", "--vacant", "e1", "--nodes", "20000", "--strategy", "dfs", "--json")

@@ -102,10 +102,14 @@ def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way()
     ("ｏｏ．", "unknown character 'ｏ' in board text \\(o, ● or \\* peg, \\. or ○ empty, .* or the seed format: x peg"),
     ("o\to", "tab"),
     # one tight pair in a spaced drawing: read side by side, line 2 would have no jumps
-    ("oo . o\no o o o", "line 2, column 2: this line's cells are one space apart, but line 1 has cells side by side"),
+    ("oo . o\no o o o", "line 2, column 2: this line's cells are one space apart, but the line above has cells side "
+                         "by side"),
     # two cells are enough (a trial's "o o" over "oo" was read as a gap); a gap is drawn o#o
-    ("o o\noo", "line 1, column 2: this line's cells are one space apart, but line 2 has cells side by side"),
-    ("ooo\no o\nooo", "line 2, column 2: this line's cells are one space apart, but line 1"),
+    ("o o\noo", "line 1, column 2: this line's cells are one space apart, but the line below has cells side by side"),
+    # an off-board mark between spaces is drawn spaced too (a trial's "o # o" became a 5-wide row)
+    ("ooo\nooo\no # o", "line 3, column 4: this line's cells are one space apart, but the line 2 lines above"),
+    ("o#o\no # o", "line 2, column 4: this line's cells are one space apart, but the line above"),
+    ("ooo\no o\nooo", "line 2, column 2: this line's cells are one space apart, but the line above"),
 ])
 def test_malformed_text_is_refused_with_the_reason(text, message):
     with pytest.raises(BoardTextError, match=message.replace("?", r"\?")):

@@ -82,6 +82,12 @@ def extra_words(parser: argparse.ArgumentParser, words: list[str], extra: list[s
     action = getattr(parser, "_option_string_actions", {}).get(option)
     if action is None or action.nargs is not None or "=" in option:
         return message
+    if callable(action.type):   # only words that read as its values (a trial's "--seconds 5 extra")
+        try:
+            for word in extra:
+                action.type(word)
+        except Exception:
+            return message
     return f"{message} ({option} takes one {action.metavar or action.dest.upper()}, not a list)"
 
 

@@ -24,9 +24,10 @@ from ..errors import GoalError, PegsolverError
 from ..model.board import Board
 from ..model.geometry import Shape
 from ..model.goal import Goal
+from ..model.numbers import as_whole
 from ..proofs.merson import region_bound
 from .compile import goal_symmetries
-from .limits import Limit
+from .limits import Limit, check_callables
 from .move_beam import beam_by_moves
 from .move_bounds import bound_from_starts, bound_to_finish
 from .move_levels import Budget, MoveLevels, MoveSpace, MovesStop, expand
@@ -134,8 +135,12 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
 
     :raises GoalError: a goal without a known finish (see :func:`finishes`).
     :raises ValueError: ``at_most`` is not a whole number of 0 or more.
+    :raises PegsolverError: ``goal`` not a Goal, ``starts`` not a list of bitboards of the
+        board, ``forward_depth`` not a whole number of 0 or more, ``beam`` not a Limit,
+        ``progress`` not a function.
     """
     at_most = moves_bound(at_most)
+    _check_arguments(board, goal, starts, forward_depth, beam, progress)
     limit = limit or Limit()
     t0 = time.monotonic()
     shape = board.shape
@@ -165,6 +170,25 @@ def fewest_moves(board: Board, goal: Goal, limit: Limit | None = None, starts: l
             _deepen(space, starts, ends, goal, beams, answer, None if at_most is None else at_most - 1)
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _check_arguments(board: Board, goal: object, starts: object, forward_depth: object, beam: object,
+                     progress: object) -> None:
+    # what fewest_moves is given, checked before any work (a trial passed a hole name as the
+    # goal, a negative start and a number as the progress function)
+    if not isinstance(goal, Goal):
+        raise PegsolverError(f"goal must be a pegsolver.Goal, not {type(goal).__name__}")
+    if starts is not None:
+        full = board.shape.full_mask
+        if not isinstance(starts, list) or not starts or any((w := as_whole(s)) is None or not 0 < w <= full
+                                                             for s in starts):
+            raise PegsolverError("starts must be a list of one or more bitboards of the board's holes, each "
+                                 f"with a peg, or None, not {str(starts)[:60]}")
+    depth = as_whole(forward_depth)
+    if forward_depth is not None and (depth is None or depth < 0):
+        raise PegsolverError(f"forward_depth must be a whole number of 0 or more, or None, not {forward_depth!r}")
+    Limit.check(beam, "beam")
+    check_callables(progress=progress)
 
 
 def _search(space: MoveSpace, starts: list[int], ends: list[int], goal: Goal, budget: Budget,

@@ -132,11 +132,27 @@ def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None
     # read side by side would silently have no jumps along that line. (# between them is
     # drawn on purpose.)
     for y, row in sorted(by_line.items()):
-        if len(row) >= 2 and all(b - a == 2 and lines[y - 1][a + 1] == " " for a, b in zip(row, row[1:])):
+        if _spaced(row, lines[y - 1]):
             tight = min(t for t, r in by_line.items() if _side_by_side(r, lines[t - 1]))
-            raise text_error(y, row[1], f"this line's cells are one space apart, but line {tight} has cells side "
+            # named from this line: a board file's reader counts its own lines (a trial's TOML
+            # error gave this line's file number beside the other's number in the drawing)
+            k = tight - y
+            other = f"the line {'above' if k < 0 else 'below'}" if abs(k) == 1 else \
+                f"the line {abs(k)} lines {'above' if k < 0 else 'below'}"
+            raise text_error(y, row[1], f"this line's cells are one space apart, but {other} has cells side "
                                         f"by side; draw every line one way: one space apart, or side by side "
                                         f"with # for each place off the board (o#o#o)")
+
+
+def _spaced(row: list[int], line: str) -> bool:
+    # a line drawn one space apart: two cells or more, a space at every odd place from the
+    # first, and some sign of it: two cells one space apart, or an off-board mark between
+    # spaces (a trial's "o # o"). Three spaces alone ("o   o") may be a gap drawn side by side.
+    if len(row) < 2 or any((b - a) % 2 for a, b in zip(row, row[1:])):
+        return False
+    between = line[row[0]:row[-1] + 1]
+    return all(ch == " " for ch in between[1::2]) and (
+        any(b - a == 2 for a, b in zip(row, row[1:])) or any(ch != " " for ch in between[2:-1:2]))
 
 
 def _triangle_coords(cells: list[Cell]) -> list[Coord]:

@@ -149,7 +149,10 @@ def find_variant(name: str) -> Variant:
         raise UnknownVariantError(f"a variant name must be a string, not {type(name).__name__}")
     key = name.strip().lower()
     if key.endswith("-diagonal"):
-        base = find_variant(key[: -len("-diagonal")])
+        try:
+            base = find_variant(key[: -len("-diagonal")])
+        except (UnknownVariantError, BoardTooLargeError) as e:   # named as typed, suffix and all
+            raise type(e)(str(e).replace(repr(key[: -len("-diagonal")]), repr(name), 1)) from None
         if base.rules == DIAGONAL:
             raise UnknownVariantError(f"unsupported variant: {name!r} (the suffix -diagonal is given once)")
         if base.rules != ORTHOGONAL:
@@ -165,13 +168,16 @@ def find_variant(name: str) -> Variant:
         if len(a) > 9 or b and len(b) > 9:   # int() refuses past 4,300 digits; any past 9 is too large
             raise BoardTooLargeError(f"{name[:40]!r}{'...' if len(name) > 40 else ''} has a side of over 9 digits; "
                                      f"the largest board supported has {MAX_SHAPE_HOLES} holes")
-        if kind in ("triangle", "tri") and not b:
-            return triangle(int(a) if a else 5)
-        if kind == "square" and a and not b:
-            return rectangle(int(a), int(a))
-        if kind.startswith("rect") and a and b:
-            # named as typed: rect3x3 is square3's board, but messages name what the user gave
-            return rectangle(int(a), int(b), name=f"rect{int(a)}x{int(b)}")
+        try:   # an error names the board as typed (a trial's square0 was "rectangle 0x0")
+            if kind in ("triangle", "tri") and not b:
+                return triangle(int(a) if a else 5)
+            if kind == "square" and a and not b:
+                return rectangle(int(a), int(a))
+            if kind.startswith("rect") and a and b:
+                # named as typed: rect3x3 is square3's board, but messages name what the user gave
+                return rectangle(int(a), int(b), name=f"rect{int(a)}x{int(b)}")
+        except (UnknownVariantError, BoardTooLargeError) as e:
+            raise type(e)(f"{name!r}: {e}") from None
     known = ", ".join([v.name for v in VARIANTS] + ["triangleN", "squareN", "rectRxC", "NAME-diagonal"])
     if "/" in name or "\\" in name or "." in name:   # a path given where a variant's name goes
         known += "; a board file is read by pegsolver.boardfile.load(path) or Board.from_text"
