@@ -16,6 +16,9 @@ found by one wide beam each (PEGSOLVER_LONG_BENCHES=1). The search pruned by the
 searching up to it; triangle 9 at least 14 (none of at most 13 moves), and with
 PEGSOLVER_LONG_BENCHES=1 at least 15; triangle 10 at least 17; with PEGSOLVER_LONG_BENCHES=1
 triangle 8 settled in 600 MiB by the searches pruned one move deeper at a time after the beams.
+The same in pieces, one class of finish holes a piece (shortest_by_finish): triangles 6 and 7
+found and proved with no cap, and with PEGSOLVER_LONG_BENCHES=1 none shorter than the
+published figure for triangles 8 to 10 (each piece within PEGSOLVER_MOVES_GB).
 Work counters (positions expanded, chains of jumps) go in extra_info."""
 import os
 
@@ -24,7 +27,7 @@ import pytest
 from pegsolver import Goal, Limit, find_variant, solve
 from pegsolver.engine.core_moves import beam_once
 from pegsolver.engine.outcome import Reason
-from pegsolver.moves import count_moves, shortest_over_board
+from pegsolver.moves import count_moves, shortest_by_finish, shortest_over_board
 
 LONG = pytest.mark.skipif(os.environ.get("PEGSOLVER_LONG_BENCHES") != "1",
                           reason="minutes: set PEGSOLVER_LONG_BENCHES=1")
@@ -230,3 +233,33 @@ def test_published_fewest_found(benchmark, side, vacancy, width):
     benchmark.extra_info.update(width=width, vacancy=vacancy, moves=run.moves, expanded=run.nodes,
                                 chains=run.chains, peak_bytes=run.nbytes)
     assert run.moves == SHORTEST[side]
+
+
+def _pieces(benchmark, side, at_most):
+    # one search a class of finish holes, in rounds of growing moves (engine.move_pieces)
+    limit = Limit(memory_bytes=int(MOVES_GB * 2**30))
+    answer = benchmark.pedantic(shortest_by_finish, args=(f"triangle{side}", limit), kwargs={"at_most": at_most},
+                                rounds=1, iterations=1)
+    benchmark.extra_info.update(at_most=at_most, reason=str(answer.reason), lower_bound=answer.lower_bound,
+                                upper_bound=answer.upper_bound, expanded=answer.expanded, chains=answer.chains,
+                                peak_bytes=answer.nbytes, pruned=answer.pruned, seconds=answer.seconds,
+                                pieces={f: (str(a.reason), a.lower_bound, a.upper_bound, a.expanded)
+                                        for f, a in answer.pieces})
+    return answer
+
+
+@pytest.mark.benchmark(group="fewest moves triangles in pieces")
+@pytest.mark.parametrize("side", [6, 7])
+def test_triangle_in_pieces(benchmark, side):
+    answer = _pieces(benchmark, side, None)
+    assert answer.reason is Reason.SOLVED and answer.lower_bound == answer.upper_bound == SHORTEST[side]
+
+
+@LONG
+@pytest.mark.benchmark(group="fewest moves triangles in pieces")
+@pytest.mark.parametrize("side", [8, 9, 10])
+def test_triangle_none_shorter_in_pieces_long(benchmark, side):
+    answer = _pieces(benchmark, side, SHORTEST[side] - 1)
+    if answer.reason.is_limit:
+        pytest.xfail(f"triangle {side} in pieces: stopped by {answer.reason} at {answer.lower_bound}")
+    assert answer.reason is Reason.BOUNDED and answer.lower_bound == SHORTEST[side]
