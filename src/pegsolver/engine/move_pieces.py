@@ -64,12 +64,15 @@ def in_rounds(board: Board, finishes: list[int], at_most: int | None, batch: Bat
     asks every piece not yet settled for a solution of at most N moves, from the least
     of the regions' bounds up to ``at_most`` (none: until one is found). A round where
     a piece finds one ends the run: every other piece was proved to need N or more by the
-    round before. A round where a limit stops a piece is the last."""
+    round before. A round where a limit stops a piece is the last. Each round asks the
+    pieces in the order of the positions they expanded so far, fewest first."""
     known = {f: unrun(board, f, Reason.BOUNDED) for f in finishes}   # what the regions prove
     n = min(a.lower_bound for a in known.values())
     top = board.shape.size if at_most is None else at_most   # a solution has fewer moves than holes
     while n <= top:
-        asked = [f for f in finishes if known[f].reason is Reason.BOUNDED and known[f].lower_bound <= n]
+        # the pieces that cost least so far first: a solution found ends the round sooner
+        asked = sorted((f for f in finishes if known[f].reason is Reason.BOUNDED and known[f].lower_bound <= n),
+                       key=lambda f: known[f].expanded)
         found = batch(asked, n)
         for f, a in found.items():
             known[f] = _with_work_before(a, known[f])
