@@ -7,7 +7,7 @@ from pegsolver import Board, Cancel, Limit, find_variant
 from pegsolver.engine import move_pieces
 from pegsolver.engine.moves_answer import MovesAnswer
 from pegsolver.engine.outcome import Reason
-from pegsolver.errors import BoardTooLargeError, PegsolverError, UnknownHoleError
+from pegsolver.errors import BoardTooLargeError, GoalError, PegsolverError, UnknownHoleError
 from pegsolver.moves import shortest_by_finish, shortest_over_board
 from replay import replay_coords
 from test_fewest_moves import SHORTEST_TRIANGLE, moves_of
@@ -52,7 +52,8 @@ def test_a_cap_below_the_answer_is_bounded_and_one_above_finds_the_fewest():
     board = find_variant("triangle7").board()   # 12 moves
     a = shortest_by_finish(board, at_most=11)
     assert a.reason is Reason.BOUNDED and a.lower_bound == 12 and not a.jumps
-    assert all(x.reason is Reason.BOUNDED and x.lower_bound >= 12 for _, x in a.pieces)
+    assert all(x.reason is Reason.EXHAUSTED or x.reason is Reason.BOUNDED and x.lower_bound >= 12
+               for _, x in a.pieces)
     b = shortest_by_finish(board, at_most=14)
     assert b.reason is Reason.SOLVED and b.upper_bound == 12
 
@@ -77,10 +78,12 @@ def test_a_cancel_stops_every_piece_left():
     seen = []
 
     def told(f, answer):
-        seen.append(f)
+        seen.append(answer.reason)
         cancel.set()   # after the first piece ends
     a = shortest_by_finish("triangle7", Limit(cancel=cancel), told=told)
-    assert a.reason is Reason.CANCELLED and not a.optimal and len(seen) == 1
+    assert a.reason is Reason.CANCELLED and not a.optimal
+    # the next piece is not started: it ends cancelled at once, and the run with it
+    assert seen[0] is Reason.BOUNDED and seen[1:] == [Reason.CANCELLED]
     assert a.lower_bound <= SHORTEST_TRIANGLE[7]
 
 
@@ -114,7 +117,45 @@ def test_the_pieces_run_on_a_dask_local_cluster():
     (dict(board="triangle5", workers=0), PegsolverError, "workers must be"),
     (dict(board="triangle5", at_most=-1), ValueError, "at_most"),
     (dict(board="triangle5", told=3), PegsolverError, "told"),
+    (dict(board="triangle5", finishes="14"), PegsolverError, "finishes must be a list of holes"),   # not 1 and 4
+    (dict(board=Board.from_text("o")), GoalError, "has 1 hole: a single-vacancy problem needs at least 2"),
 ])
 def test_bad_input_is_refused_before_any_search(kwargs, error, message):
     with pytest.raises(error, match=message):
         shortest_by_finish(**kwargs)
+
+
+def test_a_finish_every_start_is_ruled_out_of_is_settled_without_a_search():
+    # triangle 7: position classes rule out a corner finish from every single vacancy (a
+    # trial's piece for it ran to its limits); the other pieces keep only the starts allowed
+    board = find_variant("triangle7").board()
+    a = shortest_by_finish(board, finishes=[0])
+    assert a.reason is Reason.EXHAUSTED and a.expanded == 0 and not a.jumps
+    assert move_pieces.reachable_starts(board, 0) == []
+    starts = move_pieces.reachable_starts(board, 1)
+    assert 0 < len(starts) < board.shape.size   # 9 of 28
+
+
+def test_a_board_without_solutions_is_exhausted_not_bounded():
+    # a trial's board: pieces bounded past the most moves any solution has (holes - 2)
+    board = Board.from_text("ooo#\noooo\noo#o", rules="diagonal")
+    assert shortest_over_board(board).reason is Reason.EXHAUSTED
+    a = shortest_by_finish(board, Limit(memory_bytes=64 << 20))
+    assert a.reason is Reason.EXHAUSTED and all(x.reason is Reason.EXHAUSTED for _, x in a.pieces)
+
+
+def test_told_hears_each_piece_with_the_bound_of_its_rounds_before():
+    heard = {}
+
+    def told(f, answer):
+        assert answer.lower_bound >= heard.get(f, 0)   # never weaker than what it heard before
+        heard[f] = answer.lower_bound
+    a = shortest_by_finish("triangle7", told=told)
+    assert all(heard[f] == x.lower_bound for f, x in a.pieces if f in heard)
+
+
+def test_ctrl_c_in_told_stops_the_run_with_an_answer():
+    def told(f, answer):
+        raise KeyboardInterrupt
+    a = shortest_by_finish("triangle7", told=told)
+    assert a.reason is Reason.INTERRUPTED and not a.optimal and a.lower_bound <= SHORTEST_TRIANGLE[7]

@@ -21,7 +21,7 @@ from .engine.move_count import MoveCount, Progress, count_by_moves
 from .engine.move_pieces import Told, combine, pieces_here, pieces_on_dask
 from .engine.moves_answer import MovesAnswer
 from .engine.search import impossibility
-from .errors import BoardTooLargeError, PegsolverError
+from .errors import BoardTooLargeError, GoalError, PegsolverError
 from .model.board import Board
 from .model.goal import Goal, require_pegs
 from .solver import resolve_board, resolve_position
@@ -54,7 +54,8 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
         When position classes or a pagoda function prove the finish out of reach,
         ``impossible`` says how and there is no backward side.
     :raises BoardTooLargeError: more than 64 holes.
-    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
+    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board; a board
+        of one hole (no single-vacancy problem).
     :raises PegsolverError: a limit out of range, reduced not a bool, progress not a function.
     """
     board = _board(board)
@@ -71,6 +72,15 @@ def count_moves(board: Board | str, finish: int | str | None = None, reduced: bo
     group = move_group(shape, [board.pegs_mask], fixing) if reduced else [tuple(range(shape.size))]
     return count_by_moves(board, hole, group, limit, limit.memory_or(0), progress, proof[1].text() if proof else "",
                           reduced)
+
+
+def _single_vacancies(board: Board) -> Board:
+    # single-vacancy problems need a vacancy and a peg (a trial's one-hole board was told of
+    # its starts' bitboards)
+    if board.shape.size < 2:
+        raise GoalError(f"board {board.shape.name!r} has 1 hole: a single-vacancy problem needs at least 2 "
+                        "(the vacancy and a peg)")
+    return board
 
 
 def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Limit | None = None,
@@ -109,7 +119,7 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
     if shape.size > MAX_HOLES:   # shapes stop at 128 holes, as the search core does
         starts = [shape.full_mask & ~(1 << h) for h in shape.hole_classes()]
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
-    board = _board(board)
+    board = _single_vacancies(_board(board))
     starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
     return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam, at_most=at_most)
 
@@ -118,10 +128,11 @@ def shortest_by_finish(board: Board | str, limit: Limit | None = None, at_most: 
                        finishes: list[int | str] | None = None, workers: int | None = None,
                        cluster: str | None = None, told: Told | None = None) -> MovesAnswer:
     """What :func:`shortest_over_board` answers, in pieces: one search by moves for each
-    class of finish holes under the board's symmetries, from every single vacancy to one
-    peg on that hole (engine.move_pieces). A piece needs less memory than the whole search
-    and prunes harder, so boards whose whole search does not fit can be settled piece by
-    piece, or on several machines.
+    class of finish holes under the board's symmetries, from the single vacancies that
+    position classes and pagoda functions do not rule out, to one peg on that hole
+    (engine.move_pieces). A piece needs less memory than the whole search and prunes
+    harder, so boards whose whole search does not fit can be settled piece by piece, or
+    on several machines.
 
     :param limit: nodes and memory (bytes, default 4 GiB) for each piece; seconds for the
         whole run. Ctrl-C stops it; ``pieces`` on the answer says what each piece proved.
@@ -133,12 +144,14 @@ def shortest_by_finish(board: Board | str, limit: Limit | None = None, at_most: 
     :param workers: run the pieces side by side on a Dask LocalCluster of this many
         processes, each with ``limit``'s memory; ``cluster``: on the Dask scheduler at
         this address (``tcp://HOST:PORT``). Neither: one after another here.
-    :param told: called as ``told(finish, answer)`` when each piece ends.
+    :param told: called as ``told(finish, answer)`` when each piece ends a round, the
+        answer with the bound of the piece's rounds before.
     :returns: a :class:`MovesAnswer`: SOLVED with the fewest moves and a solution, BOUNDED
         when no piece has one of at most ``at_most`` moves, EXHAUSTED when none has any,
         or the stop with the least bound proved; ``pieces`` lists each piece's answer.
     :raises BoardTooLargeError: more than 64 holes (the levels by moves' limit).
-    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board.
+    :raises UnknownHoleError, GoalError: a finish that is not a hole of the board; a board
+        of one hole (no single-vacancy problem).
     :raises PegsolverError: workers and cluster both given, workers out of range, a limit
         of more than one thread; ClusterError: Dask missing or no scheduler at ``cluster``.
     :raises ValueError: ``at_most`` is not a whole number of 0 or more.
@@ -151,8 +164,11 @@ def shortest_by_finish(board: Board | str, limit: Limit | None = None, at_most: 
         raise PegsolverError("workers starts a cluster here and cluster joins one: give one of them")
     if workers is not None:
         check_workers(workers)
-    board = _board(resolve_board(board))
+    board = _single_vacancies(_board(resolve_board(board)))
     shape = board.shape
+    if isinstance(finishes, (str, bytes)) or finishes is not None and not isinstance(finishes, (list, tuple)):
+        # a trial's finishes="14" ran holes 1 and 4
+        raise PegsolverError(f"finishes must be a list of holes (names or indices) or None, not {finishes!r}")
     holes = shape.hole_classes() if finishes is None else [finish_hole(shape, f) for f in finishes]
     picked = list(dict.fromkeys(h for h in holes if h is not None))
     if not picked:
