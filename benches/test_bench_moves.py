@@ -86,11 +86,15 @@ def _within(benchmark, side, at_most):
     limit = Limit(memory_bytes=int(MOVES_GB * 2**30))
     answer = benchmark.pedantic(shortest_over_board, args=(f"triangle{side}", limit), kwargs={"at_most": at_most},
                                 rounds=1, iterations=1)
+    _record(benchmark, answer, at_most, forward=answer.forward, backward=answer.backward)
+    return answer
+
+
+def _record(benchmark, answer, at_most, **more):
+    # a search by moves' outcome and work counters, in extra_info
     benchmark.extra_info.update(at_most=at_most, reason=str(answer.reason), lower_bound=answer.lower_bound,
                                 upper_bound=answer.upper_bound, expanded=answer.expanded, chains=answer.chains,
-                                forward=answer.forward, backward=answer.backward, peak_bytes=answer.nbytes,
-                                pruned=answer.pruned, seconds=answer.seconds)
-    return answer
+                                peak_bytes=answer.nbytes, pruned=answer.pruned, seconds=answer.seconds, **more)
 
 
 @pytest.mark.benchmark(group="fewest moves triangles pruned")
@@ -240,11 +244,8 @@ def _pieces(benchmark, side, at_most):
     limit = Limit(memory_bytes=int(MOVES_GB * 2**30))
     answer = benchmark.pedantic(shortest_by_finish, args=(f"triangle{side}", limit), kwargs={"at_most": at_most},
                                 rounds=1, iterations=1)
-    benchmark.extra_info.update(at_most=at_most, reason=str(answer.reason), lower_bound=answer.lower_bound,
-                                upper_bound=answer.upper_bound, expanded=answer.expanded, chains=answer.chains,
-                                peak_bytes=answer.nbytes, pruned=answer.pruned, seconds=answer.seconds,
-                                pieces={f: (str(a.reason), a.lower_bound, a.upper_bound, a.expanded)
-                                        for f, a in answer.pieces})
+    _record(benchmark, answer, at_most, pieces={f: (str(a.reason), a.lower_bound, a.upper_bound, a.expanded)
+                                                for f, a in answer.pieces})
     return answer
 
 

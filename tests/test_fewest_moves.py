@@ -567,10 +567,9 @@ def test_searches_pruned_one_move_deeper_at_a_time_raise_the_bound_a_limit_leave
     assert moves_of(board.shape.coords, sol.jumps) >= SHORTEST_TRIANGLE[7]
 
 
-def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monkeypatch):
-    # the search pruned to at most 11 moves has run and stopped at the budget (at least 9
-    # proved); the beams find 12; passes for at most 9 and 10 find none. One for 11 again
-    # would repeat the search that stopped, and one for more would answer what was not asked
+@pytest.fixture
+def levels_asked(monkeypatch):
+    """The most moves each search's levels are pruned to (None: not pruned), in order."""
     asked = []
     real = fewest_moves_module._levels
 
@@ -578,6 +577,14 @@ def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monk
         asked.append(most)
         return real(space, starts, ends, goal, most)
     monkeypatch.setattr(fewest_moves_module, "_levels", levels)
+    return asked
+
+
+def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(levels_asked):
+    # the search pruned to at most 11 moves has run and stopped at the budget (at least 9
+    # proved); the beams find 12; passes for at most 9 and 10 find none. One for 11 again
+    # would repeat the search that stopped, and one for more would answer what was not asked
+    asked = levels_asked
     board = find_variant("triangle7").board()
     a = shortest_over_board(board, Limit(memory_bytes=4 << 20), beam=Limit(seconds=4), at_most=11)
     assert asked == [11, 9, 10] and a.pruned_from == 9 and a.deepened == a.lower_bound == 11
@@ -589,16 +596,10 @@ def test_after_a_search_for_at_most_n_moves_stops_the_passes_look_for_fewer(monk
     assert alone.reason is Reason.BOUNDED and (len(alone.forward), len(alone.backward)) == (8, 3)
 
 
-def test_a_memory_stop_is_followed_by_passes_pruned_harder(monkeypatch):
+def test_a_memory_stop_is_followed_by_passes_pruned_harder(levels_asked):
     # triangle 7 (12 moves) in 48 MiB: within 12 moves the levels stop at the budget having
     # proved 11 (a trial: no cap proved 12); the pass pruned to 11 moves fits and proves 12
-    asked = []
-    real = fewest_moves_module._levels
-
-    def levels(space, starts, ends, goal, most):
-        asked.append(most)
-        return real(space, starts, ends, goal, most)
-    monkeypatch.setattr(fewest_moves_module, "_levels", levels)
+    asked = levels_asked
     a = shortest_over_board("triangle7", Limit(memory_bytes=48 << 20), at_most=12)
     assert asked == [12, 11] and a.reason is Reason.MEMORY_LIMIT and a.lower_bound == a.deepened == 12
     # with no cap, in 16 MiB, the levels prove 10; passes pruned to 10 and 11 moves fit, the one
