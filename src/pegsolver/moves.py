@@ -18,7 +18,7 @@ from .engine.core_moves import beam_fewest_moves
 from .engine.fewest_moves import BEAM_HOLES, MAX_HOLES, fewest_moves, move_group, moves_bound
 from .engine.limits import Limit, check_callables, check_flags, check_one_thread
 from .engine.move_count import MoveCount, Progress, count_by_moves
-from .engine.move_pieces import Told, combine, pieces_here, pieces_on_dask
+from .engine.move_pieces import Told, combine, pieces_here, pieces_on_dask, vacancy_starts
 from .engine.moves_answer import MovesAnswer
 from .engine.search import impossibility
 from .errors import BoardTooLargeError, GoalError, PegsolverError
@@ -120,8 +120,7 @@ def shortest_over_board(board: Board | str, limit: Limit | None = None, beam: Li
         starts = [shape.full_mask & ~(1 << h) for h in shape.hole_classes()]
         return beam_fewest_moves(board, Goal.anywhere(1), limit or Limit(), starts=starts)
     board = _single_vacancies(_board(board))
-    starts = [shape.full_mask & ~(1 << h) for h in range(shape.size)]
-    return fewest_moves(board, Goal.anywhere(1), limit, starts=starts, beam=beam, at_most=at_most)
+    return fewest_moves(board, Goal.anywhere(1), limit, starts=vacancy_starts(board), beam=beam, at_most=at_most)
 
 
 def shortest_by_finish(board: Board | str, limit: Limit | None = None, at_most: int | None = None,
