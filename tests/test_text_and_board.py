@@ -110,6 +110,10 @@ def test_asymmetric_board_has_only_the_identity_and_solves_the_same_either_way()
     ("ooo\nooo\no # o", "line 3, column 4: this line's cells are one space apart, but the line 2 lines above"),
     ("o#o\no # o", "line 2, column 4: this line's cells are one space apart, but the line above"),
     ("ooo\no o\nooo", "line 2, column 2: this line's cells are one space apart, but the line above"),
+    # a line of one cell with off-board marks beside it is drawn side by side (a trial's "#o#" was
+    # reported as a line shifted by one character)
+    ("o . o\n#o#", "line 1, column 2: this line's cells are one space apart, but the line below has cells side"),
+    ("x - x\n.x.", "line 1, column 2: this line's cells are one space apart, but the line below"),
 ])
 def test_malformed_text_is_refused_with_the_reason(text, message):
     with pytest.raises(BoardTextError, match=message.replace("?", r"\?")):

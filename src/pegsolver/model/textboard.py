@@ -122,8 +122,10 @@ def _square_coords(cells: list[Cell], lines: list[str]) -> list[Coord]:
 
 
 def _side_by_side(row: list[int], line: str) -> bool:
-    # a line drawn side by side: cells that touch, or one off-board mark (# or the seed format's .) apart
-    return any(b - a == 1 or b - a == 2 and line[a + 1] != " " for a, b in zip(row, row[1:]))
+    # a line drawn side by side: cells that touch, or one off-board mark (# or the seed format's .) apart,
+    # or a cell with an off-board mark beside it (a trial's "#o#" under a spaced line was taken for a shift)
+    return any(b - a == 1 or b - a == 2 and line[a + 1] != " " for a, b in zip(row, row[1:])) or any(
+        line[x - 1:x].strip() or line[x + 1:x + 2].strip() for x in row)
 
 
 def _refuse_spaced_line(by_line: dict[int, list[int]], lines: list[str]) -> None:
