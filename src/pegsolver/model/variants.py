@@ -149,16 +149,19 @@ def find_variant(name: str) -> Variant:
         raise UnknownVariantError(f"a variant name must be a string, not {type(name).__name__}")
     key = name.strip().lower()
     if key.endswith("-diagonal"):
-        try:
-            base = find_variant(key[: -len("-diagonal")])
-        except (UnknownVariantError, BoardTooLargeError) as e:   # named as typed, suffix and all
-            raise type(e)(str(e).replace(repr(key[: -len("-diagonal")]), repr(name), 1)) from None
-        if base.rules == DIAGONAL:
+        base_key = key[: -len("-diagonal")]
+        if base_key.endswith("-diagonal"):
             raise UnknownVariantError(f"unsupported variant: {name!r} (the suffix -diagonal is given once)")
+        base = _find(base_key, name)   # errors name the board as typed, suffix and all
         if base.rules != ORTHOGONAL:
             raise UnknownVariantError(f"unsupported variant: {name!r} (diagonal jumps need a square grid)")
         return replace(base, name=base.name + "-diagonal", rules=DIAGONAL, aliases=(),
                        description=base.description + "; diagonal jumps allowed")
+    return _find(key, name)
+
+
+def _find(key: str, name: str) -> Variant:
+    # the variant whose name is key (lower case, no -diagonal); errors quote name, as typed
     for v in VARIANTS:
         if key == v.name or key in v.aliases:
             return v
