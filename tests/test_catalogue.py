@@ -177,6 +177,16 @@ def test_replay_names_the_first_illegal_jump(capsys):
     assert code == 1 and "no jump from d2 to d5" in json.loads(out)["error"]["reason"]
 
 
+@pytest.mark.parametrize("notation,moves,said", [
+    ("numeric", "46-44 45-43", "illegal jump 45-43: no peg on 45"),   # d6-d4 leaves d5 empty
+    ("numeric-rc", "64-44 54-34", "illegal jump 54-34: no peg on 54"),
+    ("algebraic", "d6-d4 d5-d3", "illegal jump d5-d3: no peg on d5")])
+def test_an_illegal_jump_is_named_as_the_moves_were_read(capsys, notation, moves, said):
+    # a trial's numeric 44-46 was told "illegal jump d4-d6: no peg on d4"
+    code, out, _ = run_cli(capsys, "replay", "english", "--notation", notation, moves)
+    assert code == 1 and said in out
+
+
 
 def test_replay_refuses_an_empty_move_between_two_commas(capsys):
     # "d2-d4,,f3-d3" was read as two moves; a separator at either end is still dropped

@@ -18,7 +18,7 @@ from ..errors import (
 )
 from .geometry import MAX_SHAPE_HOLES, Hole, Jump, Shape, grid_for
 from .goal import Goal
-from .notation import hole_name, jump_name, parse_hole, parse_move
+from .notation import NUMERIC_STYLES, hole_name, jump_name, parse_hole, parse_move
 from .numbers import as_whole
 from .textboard import format_board, parse_board_text
 
@@ -225,9 +225,12 @@ class Board:
             jump = self._jump(jump)
         except IllegalJumpError as e:   # holes that no jump joins
             return str(e)
+        return self._why(jump, "algebraic")
 
+    def _why(self, jump: Jump, style: str) -> str | None:
+        # why_illegal's reason, the holes named in ``style``
         def name(h: Hole) -> str:
-            return hole_name(self.shape, h)
+            return hole_name(self.shape, h, style)
         p = self.pegs_mask
         if jump not in self.shape.jump_set:
             return f"{name(jump.from_hole)}-{name(jump.to_hole)} is not a jump of this board"
@@ -251,10 +254,13 @@ class Board:
             return
         if not isinstance(jump, Jump):
             raise InvalidJumpError(f"expected a Jump or a move like 'd2-d4', not {jump!r}")
-        jump = self._jump(jump)
-        reason = self.why_illegal(jump)
+        self._push(self._jump(jump), "algebraic")
+
+    def _push(self, jump: Jump, style: str) -> None:
+        # push's jump, an error naming its holes in ``style``
+        reason = self._why(jump, style)
         if reason:
-            raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump)}: {reason}")
+            raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump, style)}: {reason}")
         self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
         self.history.append(jump)
 
@@ -268,11 +274,13 @@ class Board:
         if not isinstance(text, str):
             raise InvalidJumpError(f"a move is text like 'd2-d4', not {text!r}")
         jumps = parse_move(self.shape, text, style)
+        # an illegal jump is named as the move was read (a trial's numeric 44-46 was told of d4-d6)
+        names = style if style in NUMERIC_STYLES else "algebraic"
         trial = self.copy()
         for j in jumps:
-            trial.push(j)
+            trial._push(j, names)
         for j in jumps:
-            self.push(j)
+            self._push(j, names)
         return jumps
 
     def pop(self) -> Jump:
