@@ -164,7 +164,7 @@ def whole(text: str) -> int:
 whole.__name__ = "whole number"   # argparse's error names the type by it
 
 
-class Once(argparse._StoreAction):
+class Once(argparse.Action):
     """An option that takes one value and refuses a different second one: argparse keeps
     the last silently, so ``--svg a.svg --svg b.svg`` never wrote a.svg and ``--strategy seed
     --strategy guided`` ran guided. Every single-value option of a command is one (see
