@@ -223,6 +223,9 @@ def test_board_file_solves_from_the_shell(tmp_path, capsys):
     ("colour = 3\n" + TOML_BOARD, "line 1: unknown key 'colour'"),
     (TOML_BOARD + "colour = 3\n", "line 8: unknown goal key 'colour'"),
     ("size = 3\ncolour = 3\n" + TOML_BOARD, "line 1: unknown keys 'size', 'colour'; expected"),
+    # both kinds in one error (a trial fixed the top key, then was told of the goal's)
+    ("colour = 3\n" + TOML_BOARD + "pegz = 1\n", "line 1: unknown key 'colour'; expected .*; and in \\[goal\\], "
+                                                "unknown key 'pegz' \\(expected finish or pegs\\)"),
     (TOML_BOARD + "[goal.extra]\nx = 1\n", "line 8: unknown goal key 'extra'"),   # a table in [goal]
     (TOML_BOARD.replace('[goal]\nfinish = "b1"', 'goal.finish = "b1"\ngoal.extra = 1'),
      "line 7: unknown goal key 'extra'"),

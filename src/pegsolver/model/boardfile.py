@@ -118,7 +118,11 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
 
     unknown = [k for k in data if k not in KEYS]   # in the file's order, the first one's line named
     if unknown:
-        raise fail(unknown[0], f"{_unknown('key', unknown)}; expected {', '.join(sorted(KEYS))}")
+        # the goal's unknown keys too: a trial fixed the top ones, then was told of [goal]'s
+        goal = data.get("goal")
+        in_goal = [k for k in goal if k not in GOAL_KEYS] if isinstance(goal, dict) else []
+        also = f"; and in [goal], {_unknown('key', in_goal)} (expected finish or pegs)" if in_goal else ""
+        raise fail(unknown[0], f"{_unknown('key', unknown)}; expected {', '.join(sorted(KEYS))}{also}")
     name = data.get("name", name_from_file(source) if source != "board file" else "custom")
     if not isinstance(name, str) or not name.strip():
         raise fail("name", f"'name' must be a non-empty string, not {_shown(name)}")
