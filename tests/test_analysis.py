@@ -252,7 +252,9 @@ def test_cli_count_ctrl_c():
 def test_a_board_of_more_jumps_than_a_first_stage_has_blocks():
     # 336 jumps: the first stages once held 256 blocks, and generate refused them (a traceback)
     a = analyse("rect8x8-diagonal", threads=2, seconds=1, keep_positions=False)
-    assert a.stopped == "time limit" and len(a.levels) >= 4
+    # the budget is a share of the memory free: with a large run beside it, the 7th level's
+    # table may pass it before the second is out
+    assert a.stopped in ("time limit", "memory limit") and len(a.levels) >= 4, a.message
     assert [lv.positions for lv in a.levels[:4]] == [1, 5, 42, 459]   # from c1, with its one symmetry
     # a first stage of a block a jump, twice over, a thread
     with pytest.raises(PegsolverError, match=r"below the 6\.266 MiB .* \(a stage of 2\.633 MiB a thread"):

@@ -15,6 +15,7 @@ from pegsolver.apps import svg
 from pegsolver.apps.cli import main
 from pegsolver.apps.play import Game, PlayApp
 from pegsolver.model import boardfile
+from replay import assert_solves
 
 NS = "{http://www.w3.org/2000/svg}"
 SIZE = (110, 36)
@@ -720,3 +721,57 @@ def test_a_signal_as_the_command_returns_says_its_answer_is_complete(monkeypatch
     out, err = capsys.readouterr()
     assert stop.value.code == 130 and out == "the answer\n"
     assert err == "pegsolver: stopped by SIGTERM as the command returned; its answer above is complete\n"
+
+
+# ---- memory the system refuses within the budget (a trial ran under ulimit -v) ----------
+
+def test_a_refused_allocation_in_the_levels_by_moves_is_a_memory_stop(monkeypatch):
+    from pegsolver.engine import move_levels
+    real, calls = move_levels.encode, []
+
+    def refusing(keys, *args):   # the fourth level kept finds no memory (zstd's error became this)
+        calls.append(len(keys))
+        if len(calls) == 4:
+            raise MemoryError("compressing 9 positions: not enough memory")
+        return real(keys, *args)
+    monkeypatch.setattr(move_levels, "encode", refusing)
+    sol = pegsolver.solve("english", minimize="moves", limit=pegsolver.Limit(seconds=30))
+    # the levels stopped (before, a traceback), the beams found 18 and the pruned passes proved it
+    assert calls[:4] == [1, 1, 1, 1] and "after a limit stopped the search by moves" in sol.to_text()
+    assert sol.optimal and sol.lower_bound == 18 == len(sol.moves)
+    assert_solves(sol)
+
+
+def test_a_refused_table_in_count_is_named_as_the_system_s_refusal(monkeypatch):
+    from pegsolver.analysis import analyse
+    from pegsolver.engine import levels
+
+    class Refusing:   # the enumeration core, whose tables the system refuses
+        def __init__(self, E):
+            self.inner = E
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def Level(self, *args):
+            raise MemoryError("region counts")
+    real = levels.LevelRun.__init__
+
+    def init(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        self.E = Refusing(self.E)
+    monkeypatch.setattr(levels.LevelRun, "__init__", init)
+    a = analyse("english", memory_bytes=1 << 30, keep_positions=False, threads=1)
+    assert a.stopped == "memory limit" and "the system refused memory for a table of" in a.message
+    assert "within the memory budget of 1 GiB" in a.message
+
+
+def test_memory_refused_outside_a_search_is_a_one_line_error(monkeypatch, capsys):
+    from pegsolver.apps import cli
+
+    def refused(args):
+        raise MemoryError("a set of 2936012 positions")
+    monkeypatch.setitem(cli.COMMANDS, "count", refused)
+    code, out, err = run(capsys, "count", "english", "--json")
+    assert code == 1 and json.loads(out)["reason"] == "memory limit" and "Traceback" not in err
+    assert err.count("\n") == 1 and "out of memory (a set of 2936012 positions): the system refused" in err

@@ -11,7 +11,7 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..engine.outcome import Reason
     from ..engine.stopping import interrupt_guard, interrupt_name, raise_early_signal
     from ..errors import CoreMissingError, PegsolverError, Terminated
-    from .cli_args import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CommandParser, JsonErrorParser
+    from .cli_args import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_UNSOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
     from .cli_bench import add_bench_parser, cmd_bench
     from .cli_boards import (
         add_boards_parser,
@@ -145,6 +145,13 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"reason": Reason.INTERRUPTED.value, "error": what}))
         print(f"pegsolver: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError as e:   # the system refused memory where no search turned it into a stop
+        what = f"out of memory ({e})" if str(e) else "out of memory"
+        if getattr(args, "json", False):
+            print(json.dumps({"reason": Reason.MEMORY_LIMIT.value, "error": what}))
+        print(f"pegsolver: error: {what}: the system refused an allocation; give a smaller budget "
+              "(--table-mb, --memory-gb) or free memory", file=sys.stderr)
+        return EXIT_UNSOLVED
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly with the code of a tool that
         # SIGPIPE ended (the answer's own code is not known: it was not all written)

@@ -240,22 +240,33 @@ class LevelRun:
     def _clear(self, tables: list[Table], counted: bool, expect: int, rb: int) -> list[Table]:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
-        over = LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
-                                     f"the memory budget of {size_text(self.budget)}")
+        sizes = enum_sizes()
+        need = max(sizes.min_slots, 2 * expect) * (sizes.slot_bytes if counted else sizes.key_bytes)
         if not tables:
             share = self.room() // P
             try:
                 tables = [E.Level(counted, share, expect, self.part_bits, rb) for _ in range(P)]
             except MemoryError:
-                raise over from None
+                raise self._no_table(expect, need <= share) from None
             self.tables += tables
         else:
             for t in tables:
                 t.budget = max(self.room() // P + t.nbytes, t.nbytes)
                 if not t.clear(expect, rb):
-                    raise over
+                    raise self._no_table(expect, need <= t.budget)
         self.note()
         return tables
+
+    def _no_table(self, expect: int, within: bool) -> LevelStop:
+        # a table the budget has no room for, or (``within`` it) one the system refused:
+        # a trial under a ulimit was told of a 1 GiB budget with 401 MiB of it used
+        if within:
+            return LevelStop(Reason.MEMORY_LIMIT, f"stopped: the system refused memory for a table of "
+                                                  f"{expect:,} positions (within the memory budget of "
+                                                  f"{size_text(self.budget)}: other programs or a ulimit "
+                                                  f"leave less)")
+        return LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
+                                              f"the memory budget of {size_text(self.budget)}")
 
     def _expand(self, cur: list[Table], nxt: list[Table], works: list[Work], pool: ThreadPoolExecutor | None) -> None:
         # Every thread expands its own table of the level chunk by chunk into its stage;

@@ -171,9 +171,16 @@ class MoveLevels:
         """Make the next level, make it the frontier and return it (empty: no position is
         new, and ``done``).
 
-        :raises MovesStop: a limit passed. The level is dropped, and the set of positions
-            seen then holds some of it: the levels must not step again.
+        :raises MovesStop: a limit passed, or the system refused memory within the budget
+            (MEMORY_LIMIT: a trial under a ulimit got a traceback). The level is dropped, and
+            the set of positions seen then holds some of it: the levels must not step again.
         """
+        try:
+            return self._step(budget, held_elsewhere)
+        except MemoryError:
+            raise MovesStop(Reason.MEMORY_LIMIT) from None
+
+    def _step(self, budget: Budget, held_elsewhere: int) -> Keys:
         parents: Keys = self.frontier
         budget.doing = self.doing(len(parents))
         parts: list[Keys] = []

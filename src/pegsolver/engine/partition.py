@@ -97,6 +97,7 @@ def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level:
     :param level: zstd's compression level (1 to 22).
     :raises PegsolverError: keys not sorted and distinct, arrays of other lengths or
         types, or high words without low ones.
+    :raises MemoryError: zstd got no memory to compress them.
     """
     import zstandard  # loaded by the runs that store levels only
 
@@ -119,7 +120,10 @@ def encode(keys: Words, lo: Words | None = None, hi: Words | None = None, level:
             sections.append(words)
             flags |= flag
     packer = zstandard.ZstdCompressor(level=level, write_checksum=True)
-    parts = [packer.compress(shuffle_words(s).data) for s in sections]
+    try:
+        parts = [packer.compress(shuffle_words(s).data) for s in sections]
+    except zstandard.ZstdError as e:   # compressing fails only when zstd gets no memory
+        raise MemoryError(f"compressing {n:,} positions: {e}") from None
     sizes = [len(p) for p in parts] + [0] * (3 - len(parts))
     data = _HEADER.pack(MAGIC, VERSION, flags, max(pegs, 0), holes, n, *sizes) + b"".join(parts)
     return Encoded(data, n, sizes[0], sizes[1] + sizes[2])
