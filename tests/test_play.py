@@ -146,11 +146,16 @@ def test_hints_lead_to_the_finish():
             # The solution behind the hint reaches the finish, replayed independently.
             path = [(coords[j.from_hole], coords[j.to_hole]) for j in app.hint.path]
             assert replay_coords("orthogonal", coords, {coords[h] for h in board.pegs()}, path) == {(3, 3)}
-            # Follow a few hints by clicks: the next ones come from that solution at once.
+            # Follow a few hints by clicks: the next ones come from that solution at once, with
+            # the moves left along it (the rest of a fewest-moves path is the fewest from there;
+            # a trial saw the count dropped), counted here from coordinates
+            assert app.message.endswith("; 18 moves left at best.")
             for k in range(5):
                 if k:
                     await pilot.press("h")
+                    left = sum(1 for i in range(k, len(path)) if path[i][0] != path[i - 1][1])
                     assert "from the solution found before" in app.message
+                    assert app.message.endswith(f"; {left} moves left at best."), (k, app.message)
                 jump = app.hint.jump
                 if app.game.selected != jump.from_hole or app.game.chained:
                     await click(pilot, jump.from_hole)

@@ -59,7 +59,8 @@ class Hint:
     with ``moving``, jumps of that peg first are part of the move being made),
     and ``moves_at_least`` the most a search by moves proved when it could not finish
     (None when unknown); ``proof`` the position-class or pagoda proof as data (see
-    :meth:`explanation_in`).
+    :meth:`explanation_in`); ``moving`` the hole of the peg whose move was being made
+    (find_hint's ``moving``).
     """
 
     pegs_mask: int
@@ -73,6 +74,7 @@ class Hint:
     moves_left: int | None = None
     moves_at_least: int | None = None
     proof: Proof | None = field(default=None, repr=False)
+    moving: Hole | None = None
 
     def explanation_in(self, style: str = "algebraic") -> str:
         """``explanation`` with a proof's hole names in ``style`` (``"algebraic"`` or ``"numeric"``)."""
@@ -122,7 +124,7 @@ def find_hint(board: Board | str, goal: Goal | str, seconds: float = DEFAULT_HIN
                strategy: str = "", proof: Proof | None = None) -> Hint:
         path = list(jumps)
         return Hint(board.pegs_mask, goal, path[0] if path else None, path, reason, explanation,
-                    strategy, time.perf_counter() - t0, proof=proof)
+                    strategy, time.perf_counter() - t0, proof=proof, moving=moving)
 
     if not goal.fewest_pegs and goal.reached(board.pegs_mask):
         return answer(Reason.SOLVED, strategy="none")

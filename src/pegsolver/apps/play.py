@@ -113,7 +113,9 @@ class PlayApp(App[None]):
         self.game = Game(board, goal, style)
         self.hint_seconds = hint_seconds
         self.hint: Hint | None = None        # the last hint shown, for the position it was found in
-        self.plan: dict[int, Jump] = {}      # position -> next jump of the last solution found
+        # position -> next jump of the last solution found, the fewest moves left from there
+        # when proved (None: unknown), and the hole of the peg whose move it then continues
+        self.plan: dict[int, tuple[Jump, int | None, Hole | None]] = {}
         self.plan_goal: Goal | None = None   # the finish that plan leads to
         self.thinking: tuple[int, Goal] | None = None
         self.hint_cancel: Cancel | None = None   # stops the hint being searched for
@@ -280,14 +282,16 @@ class PlayApp(App[None]):
         if self.thinking == key:
             self.say("Still thinking about this position...")
             return
-        jump = self.plan.get(game.board.pegs_mask) if self.plan_goal == game.goal else None
-        if jump is not None:
+        moving = game.board.history[-1].to_hole if game.board.history else None
+        planned = self.plan.get(game.board.pegs_mask) if self.plan_goal == game.goal else None
+        if planned is not None:
+            jump, left, then = planned
+            # the moves left hold where the peg moving is the one the solution's count assumed
             self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], Reason.SOLVED,
-                                strategy="earlier search"))
+                                strategy="earlier search", moves_left=left if then == moving else None))
             return
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")
-        moving = game.board.history[-1].to_hole if game.board.history else None
         self.stop_hint()   # the worker below replaces the one running (exclusive)
         self.hint_cancel = Cancel()
         self.search_hint(game.board.with_pegs(game.board.pegs_mask), game.goal, moving, self.hint_cancel)
@@ -326,8 +330,14 @@ class PlayApp(App[None]):
                 self.plan = {}
             self.plan_goal = hint.goal
             board = self.game.board.with_pegs(hint.pegs_mask)
+            # a fewest-moves path's rest is the fewest from each position along it (were one
+            # shorter, so would the whole be); a jump from another hole than the last landing starts a move
+            left, moving = hint.moves_left, hint.moving
             for j in hint.path:
-                self.plan[board.pegs_mask] = j
+                self.plan[board.pegs_mask] = (j, left, moving)
+                if left is not None and j.from_hole != moving:
+                    left -= 1
+                moving = j.to_hole
                 board.push(j)
         if hint.pegs_mask != self.game.board.pegs_mask or hint.goal != self.game.goal:
             self.refresh_board()  # the position changed meanwhile: this hint is for another one
