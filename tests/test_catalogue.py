@@ -180,10 +180,12 @@ def test_replay_names_the_first_illegal_jump(capsys):
 @pytest.mark.parametrize("notation,moves,said", [
     ("numeric", "46-44 45-43", "illegal jump 45-43: no peg on 45"),   # d6-d4 leaves d5 empty
     ("numeric-rc", "64-44 54-34", "illegal jump 54-34: no peg on 54"),
-    ("algebraic", "d6-d4 d5-d3", "illegal jump d5-d3: no peg on d5")])
+    ("algebraic", "d6-d4 d5-d3", "illegal jump d5-d3: no peg on d5"),
+    (None, "46-44 43-63", "illegal jump 43-63: 63 is not empty"),   # numbers with no notation given
+    (None, "d6-d4 d3-f3", "illegal jump d3-f3: f3 is not empty")])
 def test_an_illegal_jump_is_named_as_the_moves_were_read(capsys, notation, moves, said):
     # a trial's numeric 44-46 was told "illegal jump d4-d6: no peg on d4"
-    code, out, _ = run_cli(capsys, "replay", "english", "--notation", notation, moves)
+    code, out, _ = run_cli(capsys, "replay", "english", *(["--notation", notation] if notation else []), moves)
     assert code == 1 and said in out
 
 

@@ -16,9 +16,9 @@ from ..errors import (
     PegsolverError,
     UnknownHoleError,
 )
-from .geometry import MAX_SHAPE_HOLES, Hole, Jump, Shape, grid_for
+from .geometry import MAX_SHAPE_HOLES, SQUARE, Hole, Jump, Shape, grid_for
 from .goal import Goal
-from .notation import NUMERIC_STYLES, hole_name, jump_name, parse_hole, parse_move
+from .notation import NUMERIC_STYLES, hole_name, is_hole_number, jump_name, parse_hole, parse_move
 from .numbers import as_whole
 from .textboard import format_board, parse_board_text
 
@@ -274,8 +274,10 @@ class Board:
         if not isinstance(text, str):
             raise InvalidJumpError(f"a move is text like 'd2-d4', not {text!r}")
         jumps = parse_move(self.shape, text, style)
-        # an illegal jump is named as the move was read (a trial's numeric 44-46 was told of d4-d6)
-        names = style if style in NUMERIC_STYLES else "algebraic"
+        # an illegal jump is named as the move was written (a trial's numeric 44-46 was told of
+        # d4-d6): numbers read column first unless the style says otherwise
+        numbers = self.shape.grid == SQUARE and all(is_hole_number(h) for h in text.split("-"))
+        names = style if style in NUMERIC_STYLES else "numeric" if numbers else "algebraic"
         trial = self.copy()
         for j in jumps:
             trial._push(j, names)
