@@ -249,6 +249,11 @@ def test_fourth_trial_findings(capsys, tmp_path):
         main(["solve", "english", "--seconds", "abc"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and "invalid number value: 'abc'" in err
+    # a number that rounds to 0 is not the 0 of no limit (a trial's --seconds 1e-400 ran on)
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "diamond", "--seconds", "1e-400"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --seconds: 1e-400 is too small: it rounds to 0" in err
 
 
 def test_the_public_modules_load_as_attributes_of_the_package():

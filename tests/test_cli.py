@@ -174,8 +174,6 @@ def test_exhausted_search_exits_1(capsys):
     (["solve", "english", "--seconds", "1e999"], "positive, finite number, not 1e999\n"),
     (["solve", "english", "--seconds", "-1e3"], "positive, finite number, not -1e3\n"),
     (["solve", "english", "--sec", "-inf"], "positive, finite number, not -inf\n"),
-    # a number that rounds to 0 is not the 0 of no limit (a trial's --seconds 1e-400 ran on)
-    (["solve", "diamond", "--seconds", "1e-400"], "argument --seconds: 1e-400 is too small: it rounds to 0"),
     (["count", "english", "--memory-gb", "-.5"], "--memory-gb must be a number of GiB from 1 MiB to 1 PiB, not -.5\n"),
     (["solve", "english", "--table-mb", "-1E3"], "--table-mb must be a number of MiB from 1 KiB to 1 TiB, not -1E3\n"),
     (["solve", "triangle16"], "136 holes; the largest board supported has 128"),

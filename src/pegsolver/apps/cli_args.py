@@ -145,7 +145,7 @@ def number(text: str) -> float:
     One written with a digit other than 0 that rounds to 0 is refused: --seconds 1e-400
     was read as 0, no limit, and ran on."""
     value = Typed(text)
-    if value == 0 and any(ch in "123456789" for ch in re.split("[eE]", value.text)[0]):
+    if float(value) == 0.0 and any(ch in "123456789" for ch in re.split("[eE]", value.text)[0]):
         raise argparse.ArgumentTypeError(f"{value.text} is too small: it rounds to 0")
     return value
 
