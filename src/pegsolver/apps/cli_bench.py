@@ -10,7 +10,8 @@ from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from . import bench
 from . import bench_report as report
-from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers, number, whole
+from .cli_args import EXIT_INTERRUPTED, EXIT_SOLVED, EXIT_UNSOLVED, Subparsers
+from .cli_values import number, whole
 from .output_paths import check_output_file
 from .progress import progress_bar
 

@@ -28,9 +28,9 @@ from .cli_args import (
     choose_goal,
     load_board,
     load_start,
-    number,
     with_vacant,
 )
+from .cli_values import number
 from .output_paths import check_output_dir, check_output_file
 from .replay import ReplayReport, number_read_two_ways, replay_moves
 

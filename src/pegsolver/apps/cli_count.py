@@ -28,15 +28,13 @@ from .cli_args import (
     EXIT_INTERRUPTED,
     EXIT_SOLVED,
     EXIT_UNSOLVED,
-    Once,
     Subparsers,
     add_board_args,
     add_vacant_arg,
     load_start,
     means_anywhere,
-    number,
-    whole,
 )
+from .cli_values import Once, number, whole
 from .progress import progress_bar
 
 PEAK_BOUND_RATIO = 9   # estimate_bytes is 3 to 9 times a count's peak on the boards measured

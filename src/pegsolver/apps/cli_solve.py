@@ -25,10 +25,9 @@ from .cli_args import (
     add_vacant_arg,
     choose_goal,
     load_start,
-    number,
     print_problem,
-    whole,
 )
+from .cli_values import number, whole
 from .output_paths import check_output_file
 from .progress import Rate, progress_bar
 
