@@ -115,7 +115,11 @@ def test_count_aims_at_the_board_files_finish(tmp_path, capsys):
     code, out, err = run(capsys, "count", str(tmp_path / "two.toml"), "--json")
     assert code == 0 and json.loads(out)["solutions"] is None and "[goal] is not used" in err
     code, _, err = run(capsys, "table", str(tmp_path / "t5.toml"))
-    assert "covers every vacancy and finish" in err
+    assert "covers every vacancy and finish; the board file's [goal] is not used" in err
+    # the file's start is named too (a trial's vacant = [4] went unsaid)
+    (tmp_path / "start.toml").write_text('variant = "triangle5"\nvacant = [4]\n')
+    code, _, err = run(capsys, "table", str(tmp_path / "start.toml"), "--seconds", "5")
+    assert code == 0 and "the board file's start is not used" in err
 
 
 def test_a_board_file_named_with_a_dash_after_double_dash(tmp_path, capsys, monkeypatch):

@@ -235,7 +235,8 @@ def load_start(args: argparse.Namespace) -> tuple[Board, Goal | None]:
 
 
 def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
-    """The board a variant name, board file or ``--board`` gives, and the file's goal (or None)."""
+    """The board a variant name, board file or ``--board`` gives, and the file's goal (or None).
+    Sets ``args.file_start``: True when a board file named its start (vacant holes)."""
     spec = args.board
     if spec is not None and not spec.strip():
         raise PegsolverError("empty board file name after --board")
@@ -254,6 +255,7 @@ def load_board(args: argparse.Namespace) -> tuple[Board, Goal | None]:
     if spec:
         path = Path(spec)   # read as given (a str): Path drops a leading ./ from the messages
         board, file_goal, named = boardfile.load_with_start(spec, args.grid, args.rules)
+        args.file_start = named
         vacant = getattr(args, "vacant", None)
         if named and vacant and set(parse_holes(board, vacant, "--vacant", args.notation)) != set(board.vacancies()):
             # two starts, as a file with both a drawn start and 'vacant': which was meant cannot be told

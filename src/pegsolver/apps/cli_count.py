@@ -64,9 +64,12 @@ def add_table_parser(sub: Subparsers) -> None:
 
 def cmd_table(args: argparse.Namespace) -> int:
     board, file_goal = load_start(args)
-    if file_goal is not None:
-        print("pegsolver: note: the table covers every vacancy and finish; the board file's [goal] is not used",
-              file=sys.stderr)
+    # what a board file gives that the table does not use (a trial's vacant = [4] went unsaid)
+    unused = [w for w, given in (("start", getattr(args, "file_start", False)), ("[goal]", file_goal is not None))
+              if given]
+    if unused:
+        print(f"pegsolver: note: the table covers every vacancy and finish; the board file's "
+              f"{' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} not used", file=sys.stderr)
     seconds = limits.check_seconds(args.seconds, "--seconds", zero_is_none=True)
     memory = None if args.table_mb is None else \
         limits.check_memory(args.table_mb, "--table-mb", high=limits.MAX_SEARCH_BYTES, unit=limits.MIB)
