@@ -50,6 +50,24 @@ def test_replay_board_option_moves(capsys):
     assert code == 0 and "board: triangle5" in out and "10-3" in out and "ok (1 jump)" in out
     code, _, err = run(capsys, "replay", "english")  # the board, and no moves
     assert code == 2 and "no moves to replay: 'english' names a board" in err
+    # moves as several words, unquoted (a trial's `replay english d2-d4 d2-d4` was refused),
+    # and with no board before them: the default board's
+    code, data, _ = run_json(capsys, "replay", "english", "d2-d4", "f3-d3")
+    assert code == 0 and data["jumps"] == ["d2-d4", "f3-d3"]
+    code, data, _ = run_json(capsys, "replay", "d2-d4,", "f3-d3")
+    assert code == 0 and data["board"] == "english" and data["jumps"] == ["d2-d4", "f3-d3"]
+    code, data, _ = run_json(capsys, "replay", "english-diagonal", "d2-d4")
+    assert code == 0 and data["board"] == "english-diagonal"
+
+
+def test_a_second_board_is_named_as_such(capsys):
+    # a trial's `solve english french` was told only "unrecognized arguments: french"
+    with pytest.raises(SystemExit):
+        main(["solve", "english", "french"])
+    assert "unrecognized arguments: french (the board is 'english' already; give one board)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", "english", "frnech"])
+    assert "unrecognized arguments: frnech (see" in capsys.readouterr().err
 
 
 # ---- F2: --vacant and --finish do not swallow what follows them ----------------------

@@ -11,7 +11,15 @@ try:  # loading these takes a noticeable moment: Ctrl-C meanwhile ends quietly, 
     from ..engine.outcome import Reason
     from ..engine.stopping import interrupt_guard, interrupt_name, raise_early_signal
     from ..errors import CoreMissingError, PegsolverError, Terminated
-    from .cli_args import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_UNSOLVED, EXIT_USAGE, CommandParser, JsonErrorParser
+    from .cli_args import (
+        EXIT_BROKEN_PIPE,
+        EXIT_INTERRUPTED,
+        EXIT_UNSOLVED,
+        EXIT_USAGE,
+        CommandParser,
+        JsonErrorParser,
+        is_variant,
+    )
     from .cli_bench import add_bench_parser, cmd_bench
     from .cli_boards import (
         add_boards_parser,
@@ -72,10 +80,13 @@ COMMANDS = {"solve": cmd_solve, "replay": cmd_replay, "classes": cmd_classes, "t
             "boards": cmd_boards, "play": cmd_play, "bench": cmd_bench, "count": cmd_count}
 
 
-def extra_words(parser: argparse.ArgumentParser, words: list[str], extra: list[str]) -> str:
+def extra_words(parser: argparse.ArgumentParser, words: list[str], extra: list[str], board: str | None = None) -> str:
     """The error for words no argument takes; after an option of one value (`count english
-    --finish d4 d3`), it says that option takes one."""
+    --finish d4 d3`), it says that option takes one; a second board's name after ``board``
+    (the command's board, as given), that one board is taken."""
     message = f"unrecognized arguments: {' '.join(extra)}"
+    if board is not None and len(extra) == 1 and is_variant(extra[0]):   # a trial's `solve english french`
+        return f"{message} (the board is {board!r} already; give one board)"
     at = words.index(extra[0]) if extra[0] in words else -1
     option = words[at - 2] if at >= 2 else ""
     # argparse keeps no public map from option strings to their actions
@@ -115,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             # --boards d2-d4" called the moves unrecognized too)
             unknown = [w.split("=")[0] for w in extra if w.startswith("--") and len(w) > 2]
             commands[args.command].error(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)}" if unknown
-                                         else extra_words(commands[args.command], words, extra))
+                                         else extra_words(commands[args.command], words, extra,
+                                                          getattr(args, "variant", None)))
         # SIGTERM stops a command as Ctrl-C does, with what it finished (play: Textual's own way)
         guard = interrupt_guard(ending=True)
         if args.command == "play":

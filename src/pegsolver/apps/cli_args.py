@@ -166,7 +166,8 @@ def add_board_args(p: argparse.ArgumentParser, json: bool = True) -> None:
         p.set_defaults(json=False)
 
 
-def _is_variant(name: str) -> bool:
+def is_variant(name: str) -> bool:
+    """True when ``name`` names a variant (a family member too large to solve included)."""
     try:
         find_variant(name)
     except UnknownVariantError:
@@ -182,7 +183,7 @@ def _is_file_spec(spec: str) -> bool:
     (or if it has a suffix, so that a missing file is reported as such)."""
     if "/" in spec or "\\" in spec or Path(spec).suffix.lower() in BOARD_FILE_SUFFIXES:
         return True
-    if _is_variant(spec):
+    if is_variant(spec):
         if os.path.lexists(spec):
             print(f"pegsolver: note: {spec!r} is read as the variant {find_variant(spec).name}, not as the "
                   f"file of that name here; to read the file, write ./{spec} or --board {spec}", file=sys.stderr)

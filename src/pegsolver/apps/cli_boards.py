@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from typing import TypedDict
 
@@ -21,11 +23,11 @@ from .cli_args import (
     EXIT_UNSOLVED,
     EXIT_USAGE,
     Subparsers,
-    _is_variant,
     add_board_args,
     add_vacant_arg,
     check_notation,
     choose_goal,
+    is_variant,
     load_board,
     load_start,
     with_vacant,
@@ -59,6 +61,10 @@ class BoardEntry(TypedDict):
     picture: str  # the start drawn as text
 
 
+# a move written with no board before it (d2-d4, 46-44,): not a variant's name
+_MOVE_WORD = re.compile(r"([a-z]{0,2}[0-9]{1,3}-)+[a-z]{0,2}[0-9]{1,3},?", re.IGNORECASE)
+
+
 def add_replay_parser(sub: Subparsers) -> None:
     """The ``replay`` command's arguments."""
     r = sub.add_parser("replay", help="check a list of moves typed from a book or another program",
@@ -69,8 +75,9 @@ def add_replay_parser(sub: Subparsers) -> None:
                                    "(no such jump on the board, or not possible there), 2 a move that cannot "
                                    "be read (syntax, unknown hole).")
     add_board_args(r)
-    r.add_argument("moves", help='moves separated by commas or spaces: "d2-d4, f3-d3" or "46-44 43-45" '
-                                 'or multi-jump moves "a4-c4-c2"')
+    # several words too: a trial's unquoted `replay english d2-d4 f3-d3` was refused
+    r.add_argument("moves", nargs="+", help='moves separated by commas or spaces: "d2-d4, f3-d3" or 46-44 43-45 '
+                                            '(quoted or not) or multi-jump moves a4-c4-c2')
     add_vacant_arg(r)
 
 
@@ -161,7 +168,11 @@ def reading_text(shape: Shape, reading: NumberReading | None) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    if args.variant is None and args.board is None and _is_variant(args.moves):
+    v = args.variant
+    if args.board is None and v and _MOVE_WORD.fullmatch(v) and not is_variant(v) and not os.path.lexists(v):
+        args.variant, args.moves = None, [v, *args.moves]   # moves alone, unquoted: the default board's
+    args.moves = " ".join(args.moves)
+    if args.variant is None and args.board is None and is_variant(args.moves):
         raise PegsolverError(f"no moves to replay: {args.moves!r} names a board; give the moves after it, "
                              f"e.g. pegsolver replay {args.moves} \"MOVE MOVE ...\"")
     base, _ = load_board(args)
