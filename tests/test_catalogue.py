@@ -229,6 +229,9 @@ def test_board_file_solves_from_the_shell(tmp_path, capsys):
     ("colour = 3\n" + TOML_BOARD + "pegz = 1\n", "line 1: unknown key 'colour'; expected .*; and in \\[goal\\], "
                                                 "unknown key 'pegz' \\(expected finish or pegs\\)"),
     (TOML_BOARD + "[goal.extra]\nx = 1\n", "line 8: unknown goal key 'extra'"),   # a table in [goal]
+    # a variant is named by a string (or 33, 37); a trial's true was 'True', 37.0 got an API hint
+    ("variant = true\n", "line 1: 'variant' must be a variant's name, such as \"french\", not true"),
+    ("variant = 37.0\n", "line 1: 'variant' must be a variant's name, such as \"french\", not 37.0"),
     (TOML_BOARD.replace('[goal]\nfinish = "b1"', 'goal.finish = "b1"\ngoal.extra = 1'),
      "line 7: unknown goal key 'extra'"),
     (TOML_BOARD + "extra.x = 1\n", "line 8: unknown goal key 'extra'"),

@@ -135,8 +135,11 @@ def _read(raw: str, source: str) -> tuple[Board, Goal | None, bool]:
         raise BoardTextError(f"{source}: give exactly one of 'board' (a drawing) or 'variant' (a name)")
     if "variant" in data:
         from .variants import find_variant  # variants import this module's siblings only
+        given = data["variant"]
+        if isinstance(given, bool) or not isinstance(given, (str, int)):   # 33 and 37 name boards too
+            raise fail("variant", f"'variant' must be a variant's name, such as \"french\", not {_shown(given)}")
         try:
-            variant = find_variant(str(data["variant"]))
+            variant = find_variant(str(given))
         except PegsolverError as e:
             raise fail("variant", str(e)) from None
         if "name" in data:  # a catalogued board keeps its own name
