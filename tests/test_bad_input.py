@@ -254,6 +254,12 @@ def test_fourth_trial_findings(capsys, tmp_path):
         main(["solve", "diamond", "--seconds", "1e-400"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "argument --seconds: 1e-400 is too small: it rounds to 0" in err
+    with pytest.raises(SystemExit) as stop:   # a count too (a trial's bench --nodes 1e-400 had no node limit)
+        main(["bench", "--nodes", "1e-400"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --nodes: 1e-400 is too small: it rounds to 0" in err
+    with pytest.raises(pegsolver.BoardTextError, match="pegs mask -1 is negative"):
+        pegsolver.find_variant("english").board().with_pegs(-1)
 
 
 def test_the_public_modules_load_as_attributes_of_the_package():

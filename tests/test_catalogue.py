@@ -182,7 +182,9 @@ def test_replay_names_the_first_illegal_jump(capsys):
     ("numeric-rc", "64-44 54-34", "illegal jump 54-34: no peg on 54"),
     ("algebraic", "d6-d4 d5-d3", "illegal jump d5-d3: no peg on d5"),
     (None, "46-44 43-63", "illegal jump 43-63: 63 is not empty"),   # numbers with no notation given
-    (None, "d6-d4 d3-f3", "illegal jump d3-f3: f3 is not empty")])
+    (None, "d6-d4 d3-f3", "illegal jump d3-f3: f3 is not empty"),
+    (None, "D6-D4 D5-D3", "illegal jump D5-D3: no peg on D5"),   # as written (a trial's D2-D4 became d2-d4)
+    (None, "d06-d04 d05-d03", "illegal jump d05-d03: no peg on d05")])
 def test_an_illegal_jump_is_named_as_the_moves_were_read(capsys, notation, moves, said):
     # a trial's numeric 44-46 was told "illegal jump d4-d6: no peg on d4"
     code, out, _ = run_cli(capsys, "replay", "english", *(["--notation", notation] if notation else []), moves)

@@ -58,6 +58,12 @@ def test_replay_board_option_moves(capsys):
     assert code == 0 and data["board"] == "english" and data["jumps"] == ["d2-d4", "f3-d3"]
     code, data, _ = run_json(capsys, "replay", "english-diagonal", "d2-d4")
     assert code == 0 and data["board"] == "english-diagonal"
+    # a numbered list with no board (a trial's `replay 1. d2-d4 2. f3-d3` read "1." as a board)
+    code, data, _ = run_json(capsys, "replay", "1.", "d2-d4", "2)", "f3-d3")
+    assert code == 0 and data["board"] == "english" and data["jumps"] == ["d2-d4", "f3-d3"]
+    # a board's name among the moves
+    code, _, err = run(capsys, "replay", "english", "d2-d4", "french")
+    assert code == 2 and "'french' names a board, among the moves (the board is 'english' already)" in err
 
 
 def test_a_second_board_is_named_as_such(capsys):

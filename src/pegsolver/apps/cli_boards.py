@@ -61,8 +61,8 @@ class BoardEntry(TypedDict):
     picture: str  # the start drawn as text
 
 
-# a move written with no board before it (d2-d4, 46-44,): not a variant's name
-_MOVE_WORD = re.compile(r"([a-z]{0,2}[0-9]{1,3}-)+[a-z]{0,2}[0-9]{1,3},?", re.IGNORECASE)
+# a move written with no board before it (d2-d4, 46-44,), or a move's number (1., 2)): not a variant's name
+_MOVE_WORD = re.compile(r"([a-z]{0,2}[0-9]{1,3}-)+[a-z]{0,2}[0-9]{1,3}[,;]?|[0-9]{1,3}[.)]", re.IGNORECASE)
 
 
 def add_replay_parser(sub: Subparsers) -> None:
@@ -175,6 +175,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.variant is None and args.board is None and is_variant(args.moves):
         raise PegsolverError(f"no moves to replay: {args.moves!r} names a board; give the moves after it, "
                              f"e.g. pegsolver replay {args.moves} \"MOVE MOVE ...\"")
+    # a board's name among the moves (a trial's `replay english d2-d4 french`): no move has no '-'
+    named = next((w for w in re.split(r"[\s,;]+", args.moves) if w and "-" not in w and is_variant(w)), None)
+    if named is not None:
+        given = f" (the board is {args.variant or args.board!r} already)" if args.variant or args.board else ""
+        raise PegsolverError(f"{named!r} names a board, among the moves{given}: give one board, before the moves")
     base, _ = load_board(args)
     check_notation(args, base)
     board = with_vacant(base, args.vacant, args.notation)

@@ -10,9 +10,15 @@ from typing import Any
 def number(text: str) -> float:
     """An option's number (argparse's type; its name makes "invalid number value: 'x'"); not
     one that rounds to 0 from a digit other than 0 (--seconds 1e-400 was 0, no limit)."""
-    if float(value := Typed(text)) == 0.0 and any(ch in "123456789" for ch in re.split("[eE]", value.text)[0]):
-        raise argparse.ArgumentTypeError(f"{value.text} is too small: it rounds to 0")
+    value = Typed(text)
+    _not_rounded_to_zero(value.text, value)
     return value
+
+
+def _not_rounded_to_zero(text: str, value: float) -> None:
+    # 0 means "no limit" for several options: a tiny number written must not become it
+    if value == 0 and any(ch in "123456789" for ch in re.split("[eE]", text.strip())[0]):
+        raise argparse.ArgumentTypeError(f"{text.strip()} is too small: it rounds to 0")
 
 
 def whole(text: str) -> int:
@@ -23,6 +29,7 @@ def whole(text: str) -> int:
         return int(text)
     except ValueError:
         value = float(text)   # float's own ValueError for words: argparse names the value
+        _not_rounded_to_zero(text, value)   # a trial's bench --nodes 1e-400 ran with no node limit
         if not value.is_integer():
             raise ValueError(text) from None
         if value >= 2.0 ** 63:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +19,7 @@ from ..errors import (
 )
 from .geometry import MAX_SHAPE_HOLES, SQUARE, Hole, Jump, Shape, grid_for
 from .goal import Goal
-from .notation import NUMERIC_STYLES, hole_name, is_hole_number, jump_name, parse_hole, parse_move
+from .notation import NUMERIC_STYLES, hole_name, is_hole_number, parse_hole, parse_move
 from .numbers import as_whole
 from .textboard import format_board, parse_board_text
 
@@ -51,7 +52,9 @@ class Board:
         pegs_mask = mask
         if default_goal is not None and not isinstance(default_goal, Goal):   # solve() failed on it later
             raise GoalError(f"a board's default goal is a Goal or None, not {default_goal!r}")
-        if pegs_mask < 0 or pegs_mask & ~shape.full_mask:
+        if pegs_mask < 0:   # a trial's -1 was said to have "pegs outside" the board
+            raise BoardTextError(f"pegs mask {pegs_mask} is negative; bit h of a bitboard is a peg on hole h")
+        if pegs_mask & ~shape.full_mask:
             raise BoardTextError(f"pegs mask {pegs_mask:#x} has pegs outside board {shape.name!r}")
         self.shape = shape
         self.pegs_mask = pegs_mask
@@ -225,12 +228,10 @@ class Board:
             jump = self._jump(jump)
         except IllegalJumpError as e:   # holes that no jump joins
             return str(e)
-        return self._why(jump, "algebraic")
+        return self._why(jump, self.hole_name)
 
-    def _why(self, jump: Jump, style: str) -> str | None:
-        # why_illegal's reason, the holes named in ``style``
-        def name(h: Hole) -> str:
-            return hole_name(self.shape, h, style)
+    def _why(self, jump: Jump, name: Callable[[Hole], str]) -> str | None:
+        # why_illegal's reason, each hole called what ``name`` gives
         p = self.pegs_mask
         if jump not in self.shape.jump_set:
             return f"{name(jump.from_hole)}-{name(jump.to_hole)} is not a jump of this board"
@@ -254,13 +255,13 @@ class Board:
             return
         if not isinstance(jump, Jump):
             raise InvalidJumpError(f"expected a Jump or a move like 'd2-d4', not {jump!r}")
-        self._push(self._jump(jump), "algebraic")
+        self._push(self._jump(jump), self.hole_name)
 
-    def _push(self, jump: Jump, style: str) -> None:
-        # push's jump, an error naming its holes in ``style``
-        reason = self._why(jump, style)
+    def _push(self, jump: Jump, name: Callable[[Hole], str]) -> None:
+        # push's jump, an error calling each hole what ``name`` gives
+        reason = self._why(jump, name)
         if reason:
-            raise IllegalJumpError(f"illegal jump {jump_name(self.shape, jump, style)}: {reason}")
+            raise IllegalJumpError(f"illegal jump {name(jump.from_hole)}-{name(jump.to_hole)}: {reason}")
         self.pegs_mask ^= (1 << jump.from_hole) | (1 << jump.over) | (1 << jump.to_hole)
         self.history.append(jump)
 
@@ -274,15 +275,20 @@ class Board:
         if not isinstance(text, str):
             raise InvalidJumpError(f"a move is text like 'd2-d4', not {text!r}")
         jumps = parse_move(self.shape, text, style)
-        # an illegal jump is named as the move was written (a trial's numeric 44-46 was told of
-        # d4-d6): numbers read column first unless the style says otherwise
-        numbers = self.shape.grid == SQUARE and all(is_hole_number(h) for h in text.split("-"))
-        names = style if style in NUMERIC_STYLES else "numeric" if numbers else "algebraic"
+        # an illegal jump's holes are named as the move wrote them (trials' 44-46 and D2-D4 were
+        # told of d4-d6 and d2-d4); a hole jumped over, in the move's notation
+        parts = [p.strip() for p in text.strip().split("-")]
+        written = dict(zip([j.from_hole for j in jumps] + [jumps[-1].to_hole], parts))
+        numbers = self.shape.grid == SQUARE and all(is_hole_number(p) for p in parts)
+        style = style if style in NUMERIC_STYLES else "numeric" if numbers else "algebraic"
+
+        def name(h: Hole) -> str:
+            return written.get(h) or hole_name(self.shape, h, style)
         trial = self.copy()
         for j in jumps:
-            trial._push(j, names)
+            trial._push(j, name)
         for j in jumps:
-            self._push(j, names)
+            self._push(j, name)
         return jumps
 
     def pop(self) -> Jump:
