@@ -474,3 +474,26 @@ def test_sigterm_ends_a_game_in_a_terminal_and_says_so():
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+def test_the_solution_remembered_keeps_a_proved_bound_along_it():
+    # a hint that proved "at least L moves" from here: after k moves along its solution, at
+    # least L - k (a trial saw later hints drop the bound); moves counted here from coordinates
+    from pegsolver.apps.hint import Hint
+    from pegsolver.engine.outcome import Reason
+    board = english()
+    goal = Goal.at(board.hole("d4")).resolve(board.shape)
+    sol = solve(board, goal)
+    path, coords = list(sol.jumps), board.shape.coords
+    app = app_for(board, Goal.at("d4"))
+    app.remember(Hint(board.pegs_mask, goal, path[0], path, Reason.SOLVED, moves_at_least=12))
+    position, made = board.copy(), 0
+    for k, j in enumerate(path):
+        if k == 0 or coords[j.from_hole] != coords[path[k - 1].to_hole]:
+            entry = app.plan[position.pegs_mask]
+            assert entry[0] == j and entry[1] is None and entry[2] == max(12 - made, 0)
+            made += 1
+        position.push(j)
+    # a hint whose move goes on reaching the finish says so, not "0 moves left"
+    from pegsolver.apps.play import moves_words
+    assert moves_words(Hint(0, goal, None, [], Reason.SOLVED, moves_left=0)) == "; this move reaches the finish"

@@ -114,8 +114,9 @@ class PlayApp(App[None]):
         self.hint_seconds = hint_seconds
         self.hint: Hint | None = None        # the last hint shown, for the position it was found in
         # position -> next jump of the last solution found, the fewest moves left from there
-        # when proved (None: unknown), and the hole of the peg whose move it then continues
-        self.plan: dict[int, tuple[Jump, int | None, Hole | None]] = {}
+        # when proved and the least proved (None: unknown), and the hole of the peg whose move
+        # it then continues
+        self.plan: dict[int, tuple[Jump, int | None, int | None, Hole | None]] = {}
         self.plan_goal: Goal | None = None   # the finish that plan leads to
         self.thinking: tuple[int, Goal] | None = None
         self.hint_cancel: Cancel | None = None   # stops the hint being searched for
@@ -285,10 +286,12 @@ class PlayApp(App[None]):
         moving = game.board.history[-1].to_hole if game.board.history else None
         planned = self.plan.get(game.board.pegs_mask) if self.plan_goal == game.goal else None
         if planned is not None:
-            jump, left, then = planned
+            jump, left, least, then = planned
             # the moves left hold where the peg moving is the one the solution's count assumed
+            same = then == moving
             self.show_hint(Hint(game.board.pegs_mask, game.goal, jump, [jump], Reason.SOLVED,
-                                strategy="earlier search", moves_left=left if then == moving else None))
+                                strategy="earlier search", moves_left=left if same else None,
+                                moves_at_least=least if same else None))
             return
         self.thinking = key
         self.say(f"Thinking (up to {self.hint_seconds:g} s); you can keep playing.")
@@ -326,23 +329,29 @@ class PlayApp(App[None]):
         if not isinstance(hint, Hint):  # search_hint returns a Hint when it succeeds
             raise TypeError(f"the hint's search returned {hint!r}, not a Hint")
         if hint.path:  # remember the whole solution: later hints along it are instant
-            if self.plan_goal != hint.goal:
-                self.plan = {}
-            self.plan_goal = hint.goal
-            board = self.game.board.with_pegs(hint.pegs_mask)
-            # a fewest-moves path's rest is the fewest from each position along it (were one
-            # shorter, so would the whole be); a jump from another hole than the last landing starts a move
-            left, moving = hint.moves_left, hint.moving
-            for j in hint.path:
-                self.plan[board.pegs_mask] = (j, left, moving)
-                if left is not None and j.from_hole != moving:
-                    left -= 1
-                moving = j.to_hole
-                board.push(j)
+            self.remember(hint)
         if hint.pegs_mask != self.game.board.pegs_mask or hint.goal != self.game.goal:
             self.refresh_board()  # the position changed meanwhile: this hint is for another one
             return
         self.show_hint(hint)
+
+    def remember(self, hint: Hint) -> None:
+        """Keep ``hint``'s path for later hints along it, with the moves left from each
+        position: a fewest-moves path's rest is the fewest from there (were one shorter, so
+        would the whole be), and from a bound of at least L moves one of L - k holds after k
+        moves along the path. A jump from another hole than the last landing starts a move."""
+        if self.plan_goal != hint.goal:
+            self.plan = {}
+        self.plan_goal = hint.goal
+        board = self.game.board.with_pegs(hint.pegs_mask)
+        left, least, moving = hint.moves_left, hint.moves_at_least, hint.moving
+        for j in hint.path:
+            self.plan[board.pegs_mask] = (j, left, least, moving)
+            if j.from_hole != moving:
+                left = None if left is None else left - 1
+                least = None if least is None else max(least - 1, 0)
+            moving = j.to_hole
+            board.push(j)
 
     def show_hint(self, hint: Hint) -> None:
         game = self.game
@@ -364,8 +373,11 @@ class PlayApp(App[None]):
 
 
 def moves_words(hint: Hint) -> str:
-    """What the hint knows of the moves left: ``; 5 moves left at best`` (proved), ``; at
-    least 9 moves left``, or nothing."""
+    """What the hint knows of the moves left: ``; 5 moves left at best`` (proved), ``; this
+    move reaches the finish`` (none after the one being made), ``; at least 9 moves left``,
+    or nothing."""
+    if hint.moves_left == 0:   # jumps of the move being made are left (a trial read "0 moves" as done)
+        return "; this move reaches the finish"
     if hint.moves_left is not None:
         return f"; {plural(hint.moves_left, 'move')} left at best"
     if hint.moves_at_least:
