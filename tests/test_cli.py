@@ -279,7 +279,7 @@ def test_an_extra_word_points_to_its_command_help(capsys):
         main(["count", "english", "--finish", "d4", "d5"])
     assert stop.value.code == 2
     # and says --finish takes one hole (count aims at one finish; a trial read the bare message as a bug)
-    assert ("pegsolver count: error: unrecognized arguments: d5 (--finish takes one HOLE, not a list) "
+    assert ("pegsolver: error: unrecognized arguments: d5 (--finish takes one HOLE, not a list) "
             "(see pegsolver count --help)") in capsys.readouterr().err
     with pytest.raises(SystemExit):   # after a flag, no such hint
         main(["count", "--positions-only", "english", "d5"])

@@ -42,8 +42,8 @@ class JsonErrorParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         if JsonErrorParser.wants_json:
             print(json.dumps({"error": message}))
-        # one line, as every other error; the usage is one --help away
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # one line, begun as every other error (trials saw two prefixes); the usage is one --help away
+        self.exit(2, f"pegsolver: error: {message} (see {self.prog} --help)\n")
 
 
 class CommandParser(JsonErrorParser):
