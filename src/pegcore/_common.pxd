@@ -8,6 +8,7 @@ cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     void prefetch "__builtin_prefetch"(const void*) nogil
+    void prefetch_write "__builtin_prefetch"(const void*, int) nogil
 
 cdef extern from "Python.h":
     # Declared without Cython's exception check: a caller reads the -1 itself and turns

@@ -101,6 +101,9 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
                     e = wpos[b]
                     if e == wend[b]:
                         e = new_block(st, b)
+                    # fetch the bucket's line two ahead: the hardware follows few of the
+                    # buckets' write streams, and a store that misses holds up those behind it
+                    prefetch_write(e + STAGE_AHEAD, 1)
                     # three words whatever the entry's size (no branches): the words past
                     # it are overwritten by the next entry or left in the block's slack
                     e[0] = key

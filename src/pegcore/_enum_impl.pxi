@@ -26,7 +26,7 @@
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
-from pegcore._common cimport prefetch, ctz64, popcount64, now_seconds, fib_hash, stop_asked
+from pegcore._common cimport prefetch, prefetch_write, ctz64, popcount64, now_seconds, fib_hash, stop_asked
 from pegcore._bits64 cimport bits_t
 
 import numpy as np
@@ -48,6 +48,7 @@ cdef enum:
     STAGE_MIN_BLOCKS = 64   # blocks a stage has at least
     BUCKET_MIN_BLOCKS = 4   # and per bucket it takes
     TABLE_MIN_SLOTS = 1024  # slots a table has at least
+    STAGE_AHEAD = 16        # words ahead of a stage write fetched for writing
     BATCH = 64              # children whose slots are fetched together
     MERGE_POLL = 1024       # batches merged between looks for a stop (about a millisecond)
     HUGE_PAGE = 2 << 20
