@@ -73,6 +73,8 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
     # A symmetry is a permutation of holes, so it maps pegs ^ jump to
     # image(pegs) ^ image(jump): each child's images cost one xor per symmetry.
     cdef bits_t pimg[64]
+    cdef bits_t ckeys[MAX_WORDS * 64]   # a position's children: keys and buckets
+    cdef int cbucket[MAX_WORDS * 64]
     with nogil:
         i = lo
         while i < end:
@@ -90,27 +92,30 @@ def generate(Moves mv, Level parents, uint64_t lo, uint64_t hi, Stage st, Work w
             images(mv, pegs, pimg)
             moved = 0
             legal_set(pegs, ngroups, g_from, g_shift, g_base, words)
-            for w in range(nw):
-                m = words[w]
+            for w in range(nw):   # the children's keys and buckets first, then their stores:
+                m = words[w]       # a bucket's write pointer is then never waited on for a key
                 while m:
                     j = ord_jump[(w << 6) + ctz64(m)]
                     m &= m - 1
                     key = smallest_image(pegs ^ m3[j], pimg, &jump_img[j * nsym], nsym)
+                    ckeys[moved] = key
                     # branch-free: the hash's top bits, or the key's (shifted to the top)
-                    b = <int>mulhi((hash_bits(key) & hash_mask) | ((key << key_lead) & key_mask), nbuckets)
-                    e = wpos[b]
-                    if e == wend[b]:
-                        e = new_block(st, b)
-                    # fetch the bucket's line two ahead: the hardware follows few of the
-                    # buckets' write streams, and a store that misses holds up those behind it
-                    prefetch_write(e + STAGE_AHEAD, 1)
-                    # three words whatever the entry's size (no branches): the words past
-                    # it are overwritten by the next entry or left in the block's slack
-                    e[0] = key
-                    e[1] = clo
-                    e[2] = chi
-                    wpos[b] = e + ew
+                    cbucket[moved] = <int>mulhi((hash_bits(key) & hash_mask) | ((key << key_lead) & key_mask), nbuckets)
                     moved += 1
+            for k in range(moved):
+                b = cbucket[k]
+                e = wpos[b]
+                if e == wend[b]:
+                    e = new_block(st, b)
+                # fetch the bucket's line two ahead: the hardware follows few of the
+                # buckets' write streams, and a store that misses holds up those behind it
+                prefetch_write(e + STAGE_AHEAD, 1)
+                # three words whatever the entry's size (no branches): the words past
+                # it are overwritten by the next entry or left in the block's slack
+                e[0] = ckeys[k]
+                e[1] = clo
+                e[2] = chi
+                wpos[b] = e + ew
             children += moved
             nodes += 1
             # sequences += count * moved, in 192 bits
