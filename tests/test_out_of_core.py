@@ -4,12 +4,14 @@ checkpoints resumed to the same totals; clear errors for spill directories and c
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -247,6 +249,23 @@ def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path,
     monkeypatch.setattr(spill_module.DirStore, "_write", filling)
     a = analyse("triangle7", spill=tmp_path, memory_bytes=32 * MIB, threads=1)
     assert a.stopped == "disk full" and "is full" in a.message and 3 < len(a.levels) < 26
+
+
+def test_a_run_file_that_goes_missing_as_it_is_merged_is_a_spill_error(tmp_path, monkeypatch, capsys):
+    # a trial deleted the spill directory during a run: the merge's read of a run file was
+    # an OSError, which the command line reported as "cannot write the output", with no JSON
+    from pegsolver.engine import shards
+    real = shards.RunFile.read
+
+    def vanishing(self, offset, size):
+        Path(self.path).unlink(missing_ok=True)
+        return real(self, offset, size)
+    monkeypatch.setattr(shards.RunFile, "read", vanishing)
+    with pytest.raises(PegsolverError, match=r"'.*\.pegr': cannot read it: No such file .*changed during the run"):
+        analyse("triangle7", spill=tmp_path / "a", memory_bytes=32 * MIB, threads=1)
+    assert main(["count", "triangle7", "--spill", str(tmp_path / "b"), "--memory-gb", "0.03125", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert "changed during the run" in json.loads(out)["error"] and "cannot write the output" not in err
 
 
 def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):

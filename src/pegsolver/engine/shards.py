@@ -196,9 +196,14 @@ class RunFile:
             self.header = head + f.read(8 * ((1 << bits) + 1 + (1 << seg_bits) * (1 + words) + 1))
 
     def read(self, offset: int, size: int) -> bytes:
-        with open(self.path, "rb") as f:
-            f.seek(offset)
-            return f.read(size)
+        # one that goes missing mid-merge (a trial deleted the spill directory) is named by
+        # run_piece; as an OSError the command line took it for its output's
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(offset)
+                return f.read(size)
+        except OSError as e:
+            raise PegsolverError(f"cannot read it: {e.strerror or e} (was it changed during the run?)") from None
 
 
 Run = bytes | memoryview | RunFile

@@ -36,6 +36,11 @@ class SpillError(PegsolverError):
     """A spill directory that cannot be used: unwritable, full, or holding another run."""
 
 
+def _unreadable(path: Path | str | os.PathLike[str], e: OSError) -> SpillError:
+    return SpillError(f"cannot read {str(path)!r} of the spill directory: {e.strerror or e} (was it "
+                      f"changed during the run?)")
+
+
 class SpillFull(SpillError):
     """The spill directory is full: the run stops, with what it finished kept for a resume."""
 
@@ -176,8 +181,7 @@ class DirStore(MemoryStore):
         try:
             return path.read_bytes()
         except OSError as e:
-            raise SpillError(f"cannot read {str(path)!r} of the spill directory: {e.strerror or e} (was it "
-                             f"changed during the run?)") from None
+            raise _unreadable(path, e) from None
 
     def put_run(self, k: int, name: str, data: bytes) -> None:
         self._write(self.root / f"runs_{k:03d}" / f"{name}.pegr", data)
@@ -185,7 +189,10 @@ class DirStore(MemoryStore):
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
         files = sorted(folder.glob("*.pegr")) if folder.exists() else []
-        return [RunFile(f) for f in files if f.stat().st_size]
+        try:
+            return [RunFile(f) for f in files if f.stat().st_size]
+        except OSError as e:
+            raise _unreadable(Path(e.filename or folder), e) from None
 
     def drop_level(self, k: int) -> None:
         shutil.rmtree(self.root / f"level_{k:03d}", ignore_errors=True)
