@@ -225,8 +225,12 @@ def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
         analyse("triangle5", finish="13", spill=tmp_path / "f1", resume=True)
     with pytest.raises(SpillError, match="nothing to resume"):
         analyse("triangle5", spill=tmp_path / "empty", resume=True)
-    with pytest.raises(SpillError, match="holds a run already"):
+    with pytest.raises(SpillError, match="holds a run already: resume it"):
         analyse("triangle5", spill=tmp_path / "t5")
+    # another problem's run is not to be resumed either: a trial told "resume it" was then refused
+    with pytest.raises(SpillError, match=r"holds a run with finish on hole 1, not no finish: it cannot be resumed by "
+                                         r"this run; give an empty directory$"):
+        analyse("triangle5", spill=tmp_path / "f1")
 
 
 def test_an_unwritable_spill_directory_is_refused(tmp_path):

@@ -130,16 +130,18 @@ class DirStore(MemoryStore):
             record: dict[str, Any] = json.loads(self.manifest.read_text())
         except (OSError, ValueError) as e:
             raise SpillError(f"{str(self.manifest)!r} is not a readable run record: {e}") from None
-        if not resume:
-            raise SpillError(f"the spill directory {str(self.root.parent)!r} holds a run already: resume it "
-                             f"(--resume, or resume=True in Python), or give an empty directory")
         theirs = record.get("identity", {})
         # what the user gave (board, start, finish, counts) first: the symmetries follow from them
-        for key, ours in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries"):
-            if theirs.get(key) != ours:
-                raise SpillError(f"the directory {str(self.root.parent)!r} holds a run with "
-                                 f"{_differs(key, theirs.get(key), ours, self.names)}: it cannot be "
-                                 f"resumed by this run")
+        differs = next((_differs(key, theirs.get(key), ours, self.names) for key, ours
+                        in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries")
+                        if theirs.get(key) != ours), None)
+        where = f"the spill directory {str(self.root.parent)!r} holds a run"
+        if differs is not None:   # not "resume it": a trial was told so, and the resume was refused
+            raise SpillError(f"{where} with {differs}: it cannot be "
+                             + ("resumed by this run" if resume else "resumed by this run; give an empty directory"))
+        if not resume:
+            raise SpillError(f"{where} already: resume it (--resume, or resume=True in Python), or give an "
+                             f"empty directory")
         return record
 
     def _forget(self) -> None:
