@@ -25,6 +25,7 @@ from pegsolver.engine.cluster import ClusterError
 from pegsolver.engine.levels import LevelStop
 from pegsolver.engine.outcome import Reason
 from pegsolver.engine.spill import SpillError
+from pegsolver.errors import FileChangedError
 
 # Published English figures (Bell's English pages; OEIS A112737 for the positions): from the
 # centre, 23,475,688 positions (symmetry classes), 1,679,072 winning, and
@@ -221,15 +222,15 @@ def test_resume_refuses_another_boards_run_and_an_empty_directory(tmp_path):
     with pytest.raises(SpillError, match=r"by symmetry class \(2 symmetries\), not every position counted \(--unre"):
         analyse("triangle5", spill=tmp_path / "t5", resume=True, reduced=False)
     analyse("triangle5", finish="1", spill=tmp_path / "f1", memory_bytes=16 * MIB)
-    with pytest.raises(SpillError, match="finish on hole 1, not finish on hole 13"):   # not the symmetries
+    with pytest.raises(SpillError, match="finish on hole 1, not finish on hole 13: it cannot be resumed by this run$"):
         analyse("triangle5", finish="13", spill=tmp_path / "f1", resume=True)
     with pytest.raises(SpillError, match="nothing to resume"):
         analyse("triangle5", spill=tmp_path / "empty", resume=True)
     with pytest.raises(SpillError, match="holds a run already: resume it"):
         analyse("triangle5", spill=tmp_path / "t5")
     # another problem's run is not to be resumed either: a trial told "resume it" was then refused
-    with pytest.raises(SpillError, match=r"holds a run with finish on hole 1, not no finish: it cannot be resumed by "
-                                         r"this run; give an empty directory$"):
+    with pytest.raises(SpillError, match=r"holds a run with finish on hole 1, not no finish: give an empty directory "
+                                         r"\(this run cannot resume it\)$"):
         analyse("triangle5", spill=tmp_path / "f1")
 
 
@@ -255,7 +256,7 @@ def test_a_full_spill_directory_stops_the_run_with_the_levels_finished(tmp_path,
     assert a.stopped == "disk full" and "is full" in a.message and 3 < len(a.levels) < 26
 
 
-def test_a_run_file_that_goes_missing_as_it_is_merged_is_a_spill_error(tmp_path, monkeypatch, capsys):
+def test_a_run_file_that_goes_missing_as_it_is_merged_is_an_error_naming_it(tmp_path, monkeypatch, capsys):
     # a trial deleted the spill directory during a run: the merge's read of a run file was
     # an OSError, which the command line reported as "cannot write the output", with no JSON
     from pegsolver.engine import shards
@@ -265,11 +266,28 @@ def test_a_run_file_that_goes_missing_as_it_is_merged_is_a_spill_error(tmp_path,
         Path(self.path).unlink(missing_ok=True)
         return real(self, offset, size)
     monkeypatch.setattr(shards.RunFile, "read", vanishing)
-    with pytest.raises(PegsolverError, match=r"'.*\.pegr': cannot read it: No such file .*changed during the run"):
+    gone = r"cannot read '[^']*\.pegr': No such file or directory \(was it changed during the run\?\)$"
+    with pytest.raises(PegsolverError, match=gone):
         analyse("triangle7", spill=tmp_path / "a", memory_bytes=32 * MIB, threads=1)
     assert main(["count", "triangle7", "--spill", str(tmp_path / "b"), "--memory-gb", "0.03125", "--json"]) == 2
     out, err = capsys.readouterr()
     assert "changed during the run" in json.loads(out)["error"] and "cannot write the output" not in err
+
+
+def test_a_partition_or_run_file_that_cannot_be_read_is_an_error_naming_it(tmp_path, monkeypatch):
+    from pegsolver.engine import shards
+    with pytest.raises(FileChangedError, match=r"cannot read '[^']*gone\.pegr': No such file or directory"):
+        shards.RunFile(tmp_path / "gone.pegr")   # the header's read
+    with pytest.raises(FileChangedError, match="Is a directory"):
+        shards.RunFile(tmp_path)
+    real = spill_module.DirStore.get_part
+
+    def vanishing(self, k, i):
+        self._part_path(k, i).unlink()
+        return real(self, k, i)
+    monkeypatch.setattr(spill_module.DirStore, "get_part", vanishing)
+    with pytest.raises(FileChangedError, match=r"cannot read '[^']*part_\d+\.pegp': No such file or directory"):
+        analyse("triangle7", spill=tmp_path / "a", memory_bytes=32 * MIB, threads=1)
 
 
 def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):

@@ -76,3 +76,14 @@ class CoreMissingError(ImportError):
 class Terminated(KeyboardInterrupt):
     """SIGTERM during a count (``kill``, or a batch system's time limit): it stops the run
     as Ctrl-C does, keeping the levels finished."""
+
+
+class FileChangedError(PegsolverError):
+    """A file of a run's own (a spill directory's partition or run of children) could not
+    be read back: deleted or changed while the run used it (a trial deleted the spill
+    directory mid-run)."""
+
+    @classmethod
+    def reading(cls, path: object, e: OSError) -> FileChangedError:
+        """The error for ``path``, whose read raised ``e``."""
+        return cls(f"cannot read {str(path)!r}: {e.strerror or e} (was it changed during the run?)")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import PegsolverError
+from ..errors import FileChangedError, PegsolverError
 from .core import enum_core
 from .level_memory import CHUNK_SLOTS
 from .partition import shuffle_words, unshuffle_words
@@ -187,23 +187,26 @@ class RunFile:
     pages read do not stay in this process's resident memory)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        """:raises FileChangedError: the file cannot be read (gone, or not a file).
+        :raises PegsolverError: it is shorter than a run's header."""
         self.path = path
-        with open(path, "rb") as f:
-            head = f.read(_RUN.size)
-            if len(head) < _RUN.size:
-                raise PegsolverError(f"{str(path)!r} is not a run of children: shorter than its header")
-            _, _, words, seg_bits, bits = _RUN.unpack_from(head)
-            self.header = head + f.read(8 * ((1 << bits) + 1 + (1 << seg_bits) * (1 + words) + 1))
+        head = self.read(0, _RUN.size)
+        if len(head) < _RUN.size:
+            raise PegsolverError(f"{str(path)!r} is not a run of children: shorter than its header")
+        _, _, words, seg_bits, bits = _RUN.unpack_from(head)
+        self.header = head + self.read(_RUN.size, 8 * ((1 << bits) + 1 + (1 << seg_bits) * (1 + words) + 1))
 
     def read(self, offset: int, size: int) -> bytes:
-        # one that goes missing mid-merge (a trial deleted the spill directory) is named by
-        # run_piece; as an OSError the command line took it for its output's
+        """``size`` bytes from ``offset`` (fewer at the file's end).
+
+        :raises FileChangedError: the file cannot be read: as an OSError, the command line
+            took it for its output's."""
         try:
             with open(self.path, "rb") as f:
                 f.seek(offset)
                 return f.read(size)
         except OSError as e:
-            raise PegsolverError(f"cannot read it: {e.strerror or e} (was it changed during the run?)") from None
+            raise FileChangedError.reading(self.path, e) from None
 
 
 Run = bytes | memoryview | RunFile
@@ -238,6 +241,8 @@ def run_piece(run: Run, first: int, last: int) -> Piece:
     """
     try:
         return _run_piece(run, first, last)
+    except FileChangedError:
+        raise   # it names its file
     except PegsolverError as e:
         if isinstance(run, RunFile):
             raise PegsolverError(f"{str(run.path)!r}: {e}") from None

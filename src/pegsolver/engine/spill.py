@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PegsolverError
+from ..errors import FileChangedError, PegsolverError
 from .partition import decode
 from .shards import RunFile
 
@@ -34,11 +34,6 @@ FORMAT = 1
 
 class SpillError(PegsolverError):
     """A spill directory that cannot be used: unwritable, full, or holding another run."""
-
-
-def _unreadable(path: Path | str | os.PathLike[str], e: OSError) -> SpillError:
-    return SpillError(f"cannot read {str(path)!r} of the spill directory: {e.strerror or e} (was it "
-                      f"changed during the run?)")
 
 
 class SpillFull(SpillError):
@@ -136,9 +131,11 @@ class DirStore(MemoryStore):
                         in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries")
                         if theirs.get(key) != ours), None)
         where = f"the spill directory {str(self.root.parent)!r} holds a run"
-        if differs is not None:   # not "resume it": a trial was told so, and the resume was refused
-            raise SpillError(f"{where} with {differs}: it cannot be "
-                             + ("resumed by this run" if resume else "resumed by this run; give an empty directory"))
+        # another problem's run is not to be resumed (a trial was told "resume it", and was refused)
+        if differs is not None and resume:
+            raise SpillError(f"{where} with {differs}: it cannot be resumed by this run")
+        if differs is not None:
+            raise SpillError(f"{where} with {differs}: give an empty directory (this run cannot resume it)")
         if not resume:
             raise SpillError(f"{where} already: resume it (--resume, or resume=True in Python), or give an "
                              f"empty directory")
@@ -183,7 +180,7 @@ class DirStore(MemoryStore):
         try:
             return path.read_bytes()
         except OSError as e:
-            raise _unreadable(path, e) from None
+            raise FileChangedError.reading(path, e) from None
 
     def put_run(self, k: int, name: str, data: bytes) -> None:
         self._write(self.root / f"runs_{k:03d}" / f"{name}.pegr", data)
@@ -191,10 +188,7 @@ class DirStore(MemoryStore):
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
         files = sorted(folder.glob("*.pegr")) if folder.exists() else []
-        try:
-            return [RunFile(f) for f in files if f.stat().st_size]
-        except OSError as e:
-            raise _unreadable(Path(e.filename or folder), e) from None
+        return [RunFile(f) for f in files if _size(f)]
 
     def drop_level(self, k: int) -> None:
         shutil.rmtree(self.root / f"level_{k:03d}", ignore_errors=True)
@@ -216,6 +210,13 @@ class DirStore(MemoryStore):
         starts from."""
         self.record = {"format": FORMAT, "identity": self.identity, **record}
         self._write(self.manifest, json.dumps(self.record, indent=1).encode())
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as e:
+        raise FileChangedError.reading(path, e) from None
 
 
 def _differs(key: str, theirs: Any, ours: Any, names: Sequence[str]) -> str:
