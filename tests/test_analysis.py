@@ -1,6 +1,7 @@
 """Whole-board enumeration: published figures, and an independent brute force on small
 boards (plain Python over the hole coordinates, sharing nothing with the core)."""
 import json
+import re
 import signal
 import time
 from functools import lru_cache
@@ -191,6 +192,17 @@ def test_memory_and_time_limits_stop_cleanly():
     assert a.peak_bytes <= 64 << 20
     b = analyse(find_variant("english").board(), seconds=0.2, threads=1)
     assert b.stopped == "time limit" and b.winning is None
+
+
+@pytest.mark.parametrize("threads,tables", [(1, r"a table for [\d,]+ positions does"),
+                                            (2, r"2 tables \(one a thread\) for [\d,]+ positions each do")])
+def test_a_table_past_the_budget_is_told_with_the_threads_sharing_it(threads, tables):
+    # a trial read one thread's table as the whole level's, and "peak 205 MiB allocated of a
+    # budget of 204.8 MiB" as past the budget
+    a = analyse("french", memory_bytes=64 << 20, keep_positions=False, threads=threads)
+    assert re.fullmatch(f"stopped: {tables} not fit in the memory budget of 64 MiB", a.message)
+    peak = re.search(r"peak ([\d.]+) MiB allocated of a budget of 64 MiB$", a.to_text())
+    assert peak and peak[1] == f"{a.peak_bytes / 2**20:.4g}" and float(peak[1]) <= 64
 
 
 @pytest.mark.parametrize("mib", [9, 10, 11, 13])

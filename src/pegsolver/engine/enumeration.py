@@ -222,7 +222,7 @@ class Analysis:
             lines.append(f"complete games (played until no jump is left): {self.games:,}")
         ran = plural(self.workers, "Dask worker") if self.workers else plural(self.threads, "thread")
         lines.append(f"{self.message}; {self.seconds:.2f} s, {ran}, "
-                     f"peak {self.peak_bytes / 2**20:,.0f} MiB allocated of a budget of {size_text(self.budget_bytes)}")
+                     f"peak {size_text(self.peak_bytes)} allocated of a budget of {size_text(self.budget_bytes)}")
         lines += self.storage_lines()
         return "\n".join(lines)
 

@@ -259,13 +259,15 @@ class LevelRun:
 
     def _no_table(self, expect: int, within: bool) -> LevelStop:
         # a table the budget has no room for, or (``within`` it) one the system refused:
-        # a trial under a ulimit was told of a 1 GiB budget with 401 MiB of it used
+        # a trial under a ulimit was told of a 1 GiB budget with 401 MiB of it used.
+        # ``expect`` is one thread's share: a trial read it as the level's size
+        tables = f"a table for {expect:,} positions" if self.threads == 1 else \
+            f"{self.threads} tables (one a thread) for {expect:,} positions each"
         if within:
-            return LevelStop(Reason.MEMORY_LIMIT, f"stopped: the system refused memory for a table of "
-                                                  f"{expect:,} positions (within the memory budget of "
-                                                  f"{size_text(self.budget)}: other programs or a ulimit "
-                                                  f"leave less)")
-        return LevelStop(Reason.MEMORY_LIMIT, f"stopped: a table for {expect:,} positions does not fit in "
+            return LevelStop(Reason.MEMORY_LIMIT, f"stopped: the system refused memory for {tables} (within the "
+                                                  f"memory budget of {size_text(self.budget)}: other programs or "
+                                                  f"a ulimit leave less)")
+        return LevelStop(Reason.MEMORY_LIMIT, f"stopped: {tables} do{'es' * (self.threads == 1)} not fit in "
                                               f"the memory budget of {size_text(self.budget)}")
 
     def _expand(self, cur: list[Table], nxt: list[Table], works: list[Work], pool: ThreadPoolExecutor | None) -> None:
