@@ -497,6 +497,9 @@ def test_a_count_far_past_its_memory_says_so_before_it_starts(capsys):
     assert code == 0 and "note:" not in err
     code, _, err = run(capsys, "count", "english", "--memory-gb", "1")   # it fits: 0.5 GB at its peak
     assert code == 0 and "note:" not in err
+    # a budget refused as too small is refused before the note (a trial got both, note first)
+    code, _, err = run(capsys, "count", "french", "--memory-gb", "0.001", "--threads", "2")
+    assert code == 2 and "note:" not in err and "is below the 3 MiB that an enumeration of 'french' on 2 " in err
 
 
 def test_standard_finish_kept_after_another_vacancy_is_noted(capsys):

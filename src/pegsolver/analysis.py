@@ -228,11 +228,21 @@ def _check_budget(budget: int, threads: int, shape: Shape, here: bool, unit: str
                              f"(a stage of {size_text(stage)} a {unit}, and the tables)")
 
 
-def check_problem(board: Board | str, finish: int | str | None,
-                  positions_only: bool = False) -> tuple[Board, int | None]:
+def check_problem(board: Board | str, finish: int | str | None, positions_only: bool = False,
+                  limit: Limit | None = None, workers: int | None = None,
+                  cluster: str | None = None) -> tuple[Board, int | None]:
     """The start (read once) and the finish hole of an enumeration, checked as :func:`analyse`
     checks them, so that a caller can refuse bad input before its own work (the command
-    line's memory note). :raises: as :func:`analyse` for these arguments."""
+    line's memory note). With ``limit``, its memory budget (3/4 of the memory available
+    when it has none) is checked too, for its threads, or ``workers`` or ``cluster``.
+    :raises: as :func:`analyse` for these arguments."""
+    if limit is not None:   # a trial's too small budget got the note "it will likely stop" first
+        board, hole = check_problem(board, finish, positions_only)
+        full = enum_limit(limit, None, None, None, no_nodes="analyse")
+        assert full.memory_bytes is not None and full.threads is not None   # enum_limit fills both in
+        _check_budget(full.memory_bytes, full.threads, board.shape, cluster is None,
+                      "worker" if workers or cluster else "thread")
+        return board, hole
     board = resolve_position(board)
     shape = board.shape
     hole = finish_hole(shape, finish)

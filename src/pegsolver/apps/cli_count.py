@@ -274,7 +274,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_json(args.notation)) if args.json else table.to_text(args.notation))
         return EXIT_SOLVED
     finish = count_finish(args, board, file_goal)
-    analysis.check_problem(board, finish)   # refused before the memory note (a trial's crash on no pegs)
+    # refused before the memory note (a trial's crash on no pegs, a budget too small)
+    analysis.check_problem(board, finish, limit=limit, workers=place["workers"], cluster=place["cluster"])
     if not any(place.values()):
         note_past_memory(board, limit, finish is not None)
     with progress_bar("levels", board.peg_count, eta=False) as bar:  # levels differ too much in size
