@@ -532,6 +532,29 @@ def test_a_signal_turned_into_an_import_error_leaves_the_guard_as_the_stop():
             raise ImportError("no module named highspy")
 
 
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_stop_noted_by_other_handlers_keeps_the_signals_ignored_after_an_ending_guard(sig):
+    # a Dask cluster's start notes a Ctrl-C with handlers of its own: the guard put Python's
+    # back, and a later Ctrl-C could end the process by the signal (exit -2, not 130)
+    import signal
+
+    from pegsolver.engine.stopping import interrupt_guard, interrupt_name, note_stop, stop_requested
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupt_guard(ending=True):
+                note_stop(signal.Signals[sig])
+                assert interrupt_name() == ("SIGTERM" if sig == "SIGTERM" else "Ctrl-C")
+                raise KeyboardInterrupt
+        assert signal.getsignal(signal.SIGINT) is signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        note_stop(signal.SIGINT)   # outside a guard: no run to stop
+        assert not stop_requested()
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    assert interrupt_name() == "Ctrl-C"
+
+
 @pytest.fixture
 def sigint_default():
     # Python's own Ctrl-C handler for the test: a run started as a shell's background job

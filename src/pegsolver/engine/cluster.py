@@ -34,6 +34,7 @@ from .partition import decode, encode
 from .partitioned import PartitionedRun
 from .shards import BoardSpec, StepWork, expand_partition, merge_runs, pack_run, run_piece, shard_sizes
 from .spill import MemoryStore
+from .stopping import note_stop
 
 CONNECT_SECONDS = 10
 UNGUARDED = ("a script that starts workers must do so under `if __name__ == \"__main__\":`, since each worker "
@@ -324,6 +325,7 @@ def connect(workers: int | None, address: str | None, budget: int = 0) -> tuple[
             for sig in noted:
                 signal.signal(sig, old[sig])
     if pressed:
+        note_stop(signal.SIGTERM if signal.SIGTERM in pressed else signal.SIGINT)
         if started is not None:
             stop_local(*started)
         raise Terminated if signal.SIGTERM in pressed else KeyboardInterrupt

@@ -49,6 +49,17 @@ def raise_if_stopped() -> None:
         raise Terminated if _state.name == "SIGTERM" else KeyboardInterrupt
 
 
+def note_stop(signum: int) -> None:
+    """Take a signal that code with handlers of its own noted (a Dask cluster's start) as
+    the run's stop, as an :class:`interrupt_guard`'s handler would have: an ending guard
+    then keeps the signals ignored after it. Without this, the guard put Python's handlers
+    back, and a later Ctrl-C could end the process by the signal, not with exit 130 (seen
+    once in CI: exit -2 after "stopped by Ctrl-C")."""
+    if _state.depth and _state.since is None:
+        _state.since = time.monotonic()
+        _state.name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+
+
 # The signals that came before any guard was set (the program's entry point records them)
 early_signals: list[KeyboardInterrupt] = []
 
