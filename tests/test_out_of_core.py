@@ -190,6 +190,33 @@ def test_a_finished_run_with_a_backward_pass_resumes_to_the_same_winning_positio
     assert [s["k"] for s in again.level_stats] == list(range(len(ref.levels)))   # the forward levels, once
 
 
+def test_a_run_stopped_in_its_winning_pass_resumes_with_the_levels_not_yet_met(tmp_path, monkeypatch):
+    # a resume redid the whole winning pass: a trial's run stopped more often than that never ended
+    from pegsolver import find_variant
+    from pegsolver.engine.partitioned import PartitionedRun
+    board = find_variant("triangle6").board()
+    board = board.with_pegs(board.shape.full_mask).with_vacant("4")
+    ref = analyse(board, finish="9")
+    real, met = PartitionedRun._meet_stored, []
+
+    def meeting(self, forward, back, stop_at=None):
+        if len(met) == stop_at:
+            raise LevelStop(Reason.TIME_LIMIT, "stopped by the time limit")
+        met.append(forward.k)
+        return real(self, forward, back)
+    monkeypatch.setattr(PartitionedRun, "_meet_stored", lambda *a: meeting(*a, stop_at=5))
+    first = analyse(board, finish="9", spill=tmp_path, memory_bytes=16 * MIB)
+    assert first.stopped is Reason.TIME_LIMIT and "in the winning pass" in first.message and len(met) == 5
+    monkeypatch.setattr(PartitionedRun, "_meet_stored", meeting)
+    again = analyse(board, finish="9", spill=tmp_path, resume=True, memory_bytes=16 * MIB)
+    assert figures(again) == figures(ref) and again.winning == 175_185
+    assert met[5:] == [k for k in range(len(ref.levels)) if k not in met[:5]] and len(met) > 6   # each level met once
+    for k in range(len(ref.levels)):
+        assert np.array_equal(again.winning_positions(k), ref.winning_positions(k))
+    met.clear()   # a finished run's resume meets no level again
+    assert figures(analyse(board, finish="9", spill=tmp_path, resume=True)) == figures(ref) and met == []
+
+
 def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys):
     assert main(["count", "triangle2", "--spill", str(tmp_path)]) == 0
     assert "total positions: 1" in capsys.readouterr().out

@@ -93,6 +93,16 @@ class PartitionedRun(LevelRun):
         # walk through the windows in order.
         if not (isinstance(forward, StoredLevel) and isinstance(back, StoredLevel)):
             return super().meet(forward, back)
+        found = forward.store.get_winning(forward.k)   # met before a stop, in a resumed run
+        if found is None:
+            found = self._meet_stored(forward, back)
+            try:
+                forward.store.put_winning(forward.k, found)
+            except SpillFull as e:
+                raise LevelStop(Reason.DISK_FULL, f"stopped: {e}") from None
+        return found
+
+    def _meet_stored(self, forward: StoredLevel, back: StoredLevel) -> Any:
         bounds = self._windows(back, self.window_count(back))
         found, loaded, comps = [], -1, np.empty(0, np.uint64)
         for i in range(forward.parts):

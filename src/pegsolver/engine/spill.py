@@ -8,6 +8,8 @@ their figures. A level's partitions are files ``level_K/part_I.pegp`` (engine.pa
 stored form); the children of the level being built are ``runs_K/*.pegr`` until merged.
 Only the last finished level is kept (every level, when a run keeps its levels to find the
 winning positions of a finish); a run resumed from the directory starts at the last.
+The winning positions found are kept as they are found, in the forward folder's
+``winning/level_K.pegp``: a resume goes on with the levels not yet met.
 One process at a time uses a spill directory: it holds the lock on ``DIR/.pegsolver.lock``
 (``flock``, released by the kernel when the process ends, even by kill -9).
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FileChangedError, PegsolverError
-from .partition import decode
+from .partition import decode, encode
 from .shards import RunFile
 
 if TYPE_CHECKING:
@@ -85,6 +87,13 @@ class MemoryStore:
     def drop_runs(self, k: int) -> None:
         self.runs.pop(k, None)
 
+    def put_winning(self, k: int, keys: Words) -> None:
+        """Keep level ``k``'s winning positions (sorted) for a resume: none kept in memory."""
+
+    def get_winning(self, k: int) -> Words | None:
+        """Level ``k``'s winning positions kept by :meth:`put_winning`, or None."""
+        return None
+
     def disk_bytes(self) -> int:
         return 0
 
@@ -144,7 +153,7 @@ class DirStore(MemoryStore):
     def _forget(self) -> None:
         # a fresh enumeration: no levels or runs of an earlier one
         for child in self.root.iterdir():
-            if child.is_dir() and child.name.startswith(("level_", "runs_")):
+            if child.is_dir() and child.name.startswith(("level_", "runs_", "winning")):
                 shutil.rmtree(child)
 
     def _write(self, path: Path, data: bytes) -> None:
@@ -184,6 +193,26 @@ class DirStore(MemoryStore):
 
     def put_run(self, k: int, name: str, data: bytes) -> None:
         self._write(self.root / f"runs_{k:03d}" / f"{name}.pegr", data)
+
+    def _winning_path(self, k: int) -> Path:
+        return self.root / "winning" / f"level_{k:03d}.pegp"
+
+    def put_winning(self, k: int, keys: Words) -> None:
+        # the winning pass's checkpoint: a resume redid the whole pass, so a trial's run
+        # stopped more often than the pass takes never ended
+        self._write(self._winning_path(k), encode(keys).data)
+
+    def get_winning(self, k: int) -> Words | None:
+        """:raises PegsolverError: a file kept that cannot be read or is corrupt, named."""
+        path = self._winning_path(k)
+        if not path.exists():
+            return None
+        try:
+            return decode(path.read_bytes())[0]
+        except OSError as e:
+            raise FileChangedError.reading(path, e) from None
+        except PegsolverError as e:
+            raise PegsolverError(f"{str(path)!r}: {e}") from None
 
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
