@@ -215,6 +215,12 @@ def test_a_run_stopped_in_its_winning_pass_resumes_with_the_levels_not_yet_met(t
         assert np.array_equal(again.winning_positions(k), ref.winning_positions(k))
     met.clear()   # a finished run's resume meets no level again
     assert figures(analyse(board, finish="9", spill=tmp_path, resume=True)) == figures(ref) and met == []
+    kept = sorted(tmp_path.glob("forward_*/winning/level_*.pegp"))
+    assert len(kept) == len(ref.levels)
+    kept[3].write_bytes(b"")   # a corrupt one is met again (a trial emptied one: the resume was an error)
+    again = analyse(board, finish="9", spill=tmp_path, resume=True)
+    assert figures(again) == figures(ref) and met == [int(kept[3].stem.split("_")[1])]
+    assert np.array_equal(again.winning_positions(met[0]), ref.winning_positions(met[0]))
 
 
 def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys):

@@ -203,7 +203,10 @@ class DirStore(MemoryStore):
         self._write(self._winning_path(k), encode(keys).data)
 
     def get_winning(self, k: int) -> Words | None:
-        """:raises PegsolverError: a file kept that cannot be read or is corrupt, named."""
+        """Level ``k``'s winning positions kept, or None: none kept, or a corrupt file (they
+        are met again and kept anew: unlike a level's partitions, they can be made again).
+
+        :raises FileChangedError: a file kept that cannot be read."""
         path = self._winning_path(k)
         if not path.exists():
             return None
@@ -211,8 +214,8 @@ class DirStore(MemoryStore):
             return decode(path.read_bytes())[0]
         except OSError as e:
             raise FileChangedError.reading(path, e) from None
-        except PegsolverError as e:
-            raise PegsolverError(f"{str(path)!r}: {e}") from None
+        except PegsolverError:
+            return None
 
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
