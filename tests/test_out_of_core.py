@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -221,6 +222,35 @@ def test_a_run_stopped_in_its_winning_pass_resumes_with_the_levels_not_yet_met(t
     again = analyse(board, finish="9", spill=tmp_path, resume=True)
     assert figures(again) == figures(ref) and met == [int(kept[3].stem.split("_")[1])]
     assert np.array_equal(again.winning_positions(met[0]), ref.winning_positions(met[0]))
+
+
+def test_a_full_disk_in_the_winning_pass_is_a_disk_full_stop(tmp_path, monkeypatch):
+    def full(self, k, keys):
+        raise spill_module.SpillFull(f"the spill directory {str(self.root.parent)!r} is full")
+    monkeypatch.setattr(spill_module.DirStore, "put_winning", full)
+    a = analyse("triangle5", finish="1", spill=tmp_path, memory_bytes=16 * MIB)
+    assert a.stopped is Reason.DISK_FULL and a.forward_complete and a.total == analyse("triangle5").total
+    assert re.fullmatch(r"stopped: the spill directory '.*' is full in the winning pass, after all 14 forward "
+                        r"levels \(.*\)", a.message)
+
+
+@pytest.mark.parametrize("edit,fault", [
+    (lambda r: r.pop("levels"), "it lists no finished level"),
+    (lambda r: r["levels"][2].update(positions="12"), "its level entry 2 has no whole number for positions"),
+    (lambda r: r["levels"][1].update(total=-1, games=None), "its level entry 1 has no whole number for total, games"),
+    (lambda r: r["levels"].pop(1), "its level entry 1 is for level 2"),
+    (lambda r: r.update(peak_bytes=True), "its peak_bytes is not a whole number"),
+    (lambda r: r.update(identity=[]), r"it names no run \(no identity\)"),
+])
+def test_a_run_record_edited_by_hand_is_refused_naming_its_fault(tmp_path, edit, fault):
+    # a trial's edited run.json gave a KeyError or a TypeError traceback on resume
+    analyse("triangle5", spill=tmp_path, memory_bytes=16 * MIB)
+    manifest = next(tmp_path.glob("forward_*/run.json"))
+    record = json.loads(manifest.read_text())
+    edit(record)
+    manifest.write_text(json.dumps(record))
+    with pytest.raises(SpillError, match=f"run.json' is not a readable run record: {fault}$"):
+        analyse("triangle5", spill=tmp_path, resume=True)
 
 
 def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys):

@@ -96,10 +96,7 @@ class PartitionedRun(LevelRun):
         found = forward.store.get_winning(forward.k)   # met before a stop, in a resumed run
         if found is None:
             found = self._meet_stored(forward, back)
-            try:
-                forward.store.put_winning(forward.k, found)
-            except SpillFull as e:
-                raise LevelStop(Reason.DISK_FULL, f"stopped: {e}") from None
+            self._checked(lambda _: forward.store.put_winning(forward.k, found), 0)   # a full disk: a stop
         return found
 
     def _meet_stored(self, forward: StoredLevel, back: StoredLevel) -> Any:

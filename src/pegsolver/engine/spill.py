@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import FileChangedError, PegsolverError
 from .partition import decode, encode
+from .run_record import differs, record_fault
 from .shards import RunFile
 
 if TYPE_CHECKING:
@@ -134,17 +135,20 @@ class DirStore(MemoryStore):
             record: dict[str, Any] = json.loads(self.manifest.read_text())
         except (OSError, ValueError) as e:
             raise SpillError(f"{str(self.manifest)!r} is not a readable run record: {e}") from None
+        fault = record_fault(record)
+        if fault is not None:   # a trial's record edited by hand gave a traceback on resume
+            raise SpillError(f"{str(self.manifest)!r} is not a readable run record: {fault}")
         theirs = record.get("identity", {})
         # what the user gave (board, start, finish, counts) first: the symmetries follow from them
-        differs = next((_differs(key, theirs.get(key), ours, self.names) for key, ours
-                        in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries")
-                        if theirs.get(key) != ours), None)
+        difference = next((differs(key, theirs.get(key), ours, self.names) for key, ours
+                           in sorted(self.identity.items(), key=lambda kv: kv[0] == "symmetries")
+                           if theirs.get(key) != ours), None)
         where = f"the spill directory {str(self.root.parent)!r} holds a run"
         # another problem's run is not to be resumed (a trial was told "resume it", and was refused)
-        if differs is not None and resume:
-            raise SpillError(f"{where} with {differs}: it cannot be resumed by this run")
-        if differs is not None:
-            raise SpillError(f"{where} with {differs}: give an empty directory (this run cannot resume it)")
+        if difference is not None and resume:
+            raise SpillError(f"{where} with {difference}: it cannot be resumed by this run")
+        if difference is not None:
+            raise SpillError(f"{where} with {difference}: give an empty directory (this run cannot resume it)")
         if not resume:
             raise SpillError(f"{where} already: resume it (--resume, or resume=True in Python), or give an "
                              f"empty directory")
@@ -249,28 +253,6 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError as e:
         raise FileChangedError.reading(path, e) from None
-
-
-def _differs(key: str, theirs: Any, ours: Any, names: Sequence[str]) -> str:
-    # "board 'a', not 'b'", or, for the entries a user never types, both in the command line's words
-    if key in ("counted", "start", "finish", "symmetries"):
-        return f"{_shown(key, theirs, names)}, not {_shown(key, ours, names)}"
-    return f"{key} {theirs!r}, not {ours!r}"
-
-
-def _shown(key: str, value: Any, names: Sequence[str]) -> str:
-    # an identity entry in the command line's words, holes by their names on the board
-    if key == "counted":
-        return "counts kept" if value else "positions only (--positions-only)"
-    if key == "symmetries":
-        return "every position counted (--unreduced)" if value == 1 else \
-            f"positions counted by symmetry class ({value} symmetries)"
-    if not isinstance(value, int):
-        return "no finish" if value is None else "?"
-    if key == "start":
-        vacant = [names[h] for h in range(len(names)) if not value >> h & 1]
-        return f"the start with hole{'s' * (len(vacant) != 1)} {', '.join(vacant)} vacant"
-    return f"finish on hole {names[value]}" if 0 <= value < len(names) else "?"
 
 
 LOCK_NAME = ".pegsolver.lock"
