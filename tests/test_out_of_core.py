@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -779,3 +780,40 @@ def test_a_scheduler_without_workers_and_workers_that_die_stop_the_run_cleanly(m
         assert "give the workers more memory" in a.message
     finally:
         bare.close()
+
+
+def test_the_bytes_on_disk_are_counted_while_files_come_and_go(tmp_path):
+    # the progress line listed the spill directory as threads replaced files in it: a
+    # trial's run crashed with "cannot write the output: No such file or directory"
+    from pegsolver.engine.spill import tree_bytes
+    stop = threading.Event()
+
+    def churn():
+        while not stop.is_set():
+            folder = tmp_path / "runs_001"
+            folder.mkdir(exist_ok=True)
+            for i in range(20):
+                (folder / f"{i}.pegr").write_bytes(b"x" * 100)
+            shutil.rmtree(folder, ignore_errors=True)
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        sizes = {tree_bytes(tmp_path) for _ in range(2000)}
+    finally:
+        stop.set()
+        worker.join()
+    assert sizes <= set(range(0, 2001, 100)) and tree_bytes(tmp_path) == 0
+
+
+def test_a_spill_directory_on_a_full_disk_is_told_full_from_its_lock_file(tmp_path, monkeypatch, capsys):
+    # the lock file's write of the process id was the first to fail: told as the output's error
+    def no_space(fd, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(spill_module.os, "ftruncate", no_space)
+    with pytest.raises(spill_module.SpillFull, match=r"the spill directory '.*' is full$"):
+        analyse("triangle5", spill=tmp_path / "a")
+    assert main(["count", "triangle5", "--spill", str(tmp_path / "b"), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert "is full" in json.loads(out)["error"] and "cannot write the output" not in err
+    monkeypatch.undo()
+    assert not analyse("triangle5", spill=tmp_path / "a").stopped   # the lock was let go

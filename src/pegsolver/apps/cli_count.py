@@ -15,6 +15,7 @@ from ..engine import limits
 from ..engine.level_memory import available_memory, check_fits_here, estimate_bytes
 from ..engine.limits import size_text
 from ..engine.outcome import Reason
+from ..engine.spill import tree_bytes
 from ..engine.stopping import interrupt_name
 from ..errors import PegsolverError
 from ..model.board import Board
@@ -142,8 +143,7 @@ def usage_text(spill: object) -> str:
     except (OSError, ValueError, IndexError):
         text = "memory unknown"
     if isinstance(spill, str):
-        disk = sum(f.stat().st_size for f in Path(spill).rglob("*") if f.is_file())
-        text += f", {limits.size_text(disk)} on disk"
+        text += f", {limits.size_text(tree_bytes(Path(spill)))} on disk"
     return text
 
 

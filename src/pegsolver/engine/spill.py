@@ -233,7 +233,7 @@ class DirStore(MemoryStore):
         shutil.rmtree(self.root / f"runs_{k:03d}", ignore_errors=True)
 
     def disk_bytes(self) -> int:
-        return sum(f.stat().st_size for f in self.root.rglob("*") if f.is_file())
+        return tree_bytes(self.root)
 
     def memory_bytes(self) -> int:
         return 0
@@ -253,6 +253,19 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError as e:
         raise FileChangedError.reading(path, e) from None
+
+
+def tree_bytes(root: Path) -> int:
+    """The bytes of the files under ``root``, while a run may replace or delete them
+    (a file that goes meanwhile counts 0: a trial's progress line crashed on one)."""
+    total = 0
+    for folder, _, files in os.walk(root):   # a folder that goes meanwhile is skipped
+        for name in files:
+            try:
+                total += os.stat(os.path.join(folder, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 LOCK_NAME = ".pegsolver.lock"
@@ -283,8 +296,15 @@ def lock_spill(root: Path) -> None:
         raise SpillError(f"the spill directory {str(root)!r} is in use by another pegsolver run"
                          f"{f' (process {holder})' if holder.isdigit() else ''}: wait for it to end, or give "
                          f"another directory") from None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
+    try:   # the holder's process id, for the message above
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError as e:   # a full disk was told as the command line's output error
+        os.close(fd)
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise SpillFull(f"the spill directory {str(root)!r} is full") from None
+        raise SpillError(f"cannot write the lock file of the spill directory {str(root)!r}: "
+                         f"{e.strerror or e}") from None
     _LOCKS[key] = [fd, 1]
 
 
