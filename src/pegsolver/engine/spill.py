@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import shutil
+import struct
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from .partition import Words
 
 FORMAT = 1
+_WINNING = struct.Struct("<4sI")   # a winning-positions file's mark and level, before the positions
+_WINNING_MARK = b"pegw"
 
 
 class SpillError(PegsolverError):
@@ -204,20 +207,25 @@ class DirStore(MemoryStore):
     def put_winning(self, k: int, keys: Words) -> None:
         # the winning pass's checkpoint: a resume redid the whole pass, so a trial's run
         # stopped more often than the pass takes never ended
-        self._write(self._winning_path(k), encode(keys).data)
+        self._write(self._winning_path(k), _WINNING.pack(_WINNING_MARK, k) + encode(keys).data)
 
     def get_winning(self, k: int) -> Words | None:
-        """Level ``k``'s winning positions kept, or None: none kept, or a corrupt file (they
-        are met again and kept anew: unlike a level's partitions, they can be made again).
+        """Level ``k``'s winning positions kept, or None: none kept, or a corrupt file or
+        another level's (they are met again and kept anew: unlike a level's partitions,
+        they can be made again).
 
         :raises FileChangedError: a file kept that cannot be read."""
         path = self._winning_path(k)
         if not path.exists():
             return None
         try:
-            return decode(path.read_bytes())[0]
+            data = path.read_bytes()
         except OSError as e:
             raise FileChangedError.reading(path, e) from None
+        if data[:_WINNING.size] != _WINNING.pack(_WINNING_MARK, k):   # a trial's copy of level 13's as 14's
+            return None
+        try:
+            return decode(data[_WINNING.size:])[0]
         except PegsolverError:
             return None
 
