@@ -282,3 +282,16 @@ def test_a_hint_stops_on_ctrl_c_in_its_search_by_moves():
     assert out.returncode == 0, out.stderr
     reason, took = out.stdout.strip().rsplit(" ", 1)
     assert reason == "interrupted" and float(took) < 5.0, out.stdout + out.stderr
+
+
+def test_a_cancel_in_the_backward_levels_says_so():
+    # triangle 6, 4 -> 9: the backward levels are an enumeration of their own, before the
+    # winning pass; a trial's stop in them was told as one in the winning pass
+    board = pegsolver.find_variant("triangle6").board()
+    board = board.with_pegs(board.shape.full_mask).with_vacant("4")
+    cancel = Cancel()
+    a = pegsolver.analysis.analyse(board, finish="9", limit=Limit(cancel=cancel),
+                                   progress=lambda k, n: cancel.set() if k == 19 else None)   # the last forward one
+    assert a.stopped is Reason.CANCELLED and a.forward_complete and a.winning is None
+    assert a.message.startswith("stopped by a cancel in the backward levels (from the finish's complement), "
+                                "after all 20 forward levels")

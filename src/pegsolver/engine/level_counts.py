@@ -32,7 +32,7 @@ def count_finishes(result: Analysis, group: list[Perm], last: LevelSet) -> None:
             result.finishes[h] = total // len(orbit)
 
 
-def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys: list[Keys], depth: int) -> None:
+def backward_levels(run: LevelRun, start: int, finish: int, keys: list[Keys], depth: int) -> list[Keys]:
     # Backward levels: forward from the complement of the finish (complement duality).
     # A finish in another position class than the start has no winning position at all.
     full = run.shape.full_mask
@@ -51,6 +51,11 @@ def find_winning(result: Analysis, run: LevelRun, start: int, finish: int, keys:
             if level.n == 0:
                 break
             back.append(run.keep(level))
+    return back
+
+
+def find_winning(result: Analysis, run: LevelRun, keys: list[Keys], back: list[Keys], depth: int) -> None:
+    # each forward level meets the backward level of as many jumps to the finish
     winning: list[Keys] = []
     for k in range(len(keys)):
         j = depth - k
@@ -80,6 +85,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
     level: LevelSet | None = None
     last: LevelSet | None = None
     forward = False   # every forward level finished: a stop after it leaves the totals final
+    phase = ""        # what was being made after them
     try:
         with interrupt_guard():
             for k, level, work in run.levels(start, counted, depth):
@@ -103,9 +109,11 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
                     count_finishes(result, run.group, last)
             # the backward pass must not hold the last forward tables outside the budget
             level = last = None
-            forward = True
+            forward, phase = True, "the backward levels (from the finish's complement)"
             if finish is not None and keep_positions:
-                find_winning(result, run, start, finish, keys, depth)
+                back = backward_levels(run, start, finish, keys, depth)
+                phase = "the winning pass"   # a trial's stop in the backward levels was told as in it
+                find_winning(result, run, keys, back, depth)
     except LevelStop as stop:
         result.stopped, result.message = stop.reason, stop.message
     except KeyboardInterrupt as e:
@@ -113,7 +121,7 @@ def count_levels(result: Analysis, run: LevelRun, keep_positions: bool,
         result.message = "stopped by SIGTERM" if isinstance(e, Terminated) else f"stopped by {interrupt_name()}"
     result.forward_complete = forward
     if result.stopped and forward:
-        result.message += (f" in the winning pass, after all {len(result.levels)} forward levels (positions, "
+        result.message += (f" in {phase}, after all {len(result.levels)} forward levels (positions, "
                            f"games and solutions are final; winning positions are not counted)")
     result.games = games if counted else None
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, dead_ends[i] if i < len(dead_ends) else None,
