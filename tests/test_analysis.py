@@ -194,8 +194,9 @@ def test_memory_and_time_limits_stop_cleanly():
     assert b.stopped == "time limit" and b.winning is None
 
 
-@pytest.mark.parametrize("threads,tables", [(1, r"a table for [\d,]+ positions does"),
-                                            (2, r"2 tables \(one a thread\) for [\d,]+ positions each do")])
+@pytest.mark.parametrize("threads,tables", [
+    (1, r"a table for level \d+ \([\d,]+ positions expected\) does"),
+    (2, r"2 tables for level \d+ \(one a thread, [\d,]+ positions expected in each\) do")])
 def test_a_table_past_the_budget_is_told_with_the_threads_sharing_it(threads, tables):
     # a trial read one thread's table as the whole level's, and "peak 205 MiB allocated of a
     # budget of 204.8 MiB" as past the budget

@@ -809,7 +809,7 @@ def test_a_refused_table_in_count_is_named_as_the_system_s_refusal(monkeypatch):
         self.E = Refusing(self.E)
     monkeypatch.setattr(levels.LevelRun, "__init__", init)
     a = analyse("english", memory_bytes=1 << 30, keep_positions=False, threads=1)
-    assert a.stopped == "memory limit" and "the system refused memory for a table for" in a.message
+    assert a.stopped == "memory limit" and "the system refused memory for a table for level " in a.message
     assert "within the memory budget of 1 GiB" in a.message
 
 

@@ -356,8 +356,13 @@ def test_a_partition_or_run_file_that_cannot_be_read_is_an_error_naming_it(tmp_p
 
 
 def test_a_budget_too_small_for_one_partition_stops_cleanly(tmp_path):
-    a = analyse("english", spill=tmp_path, memory_bytes=2 * MIB, threads=1, seconds=60)
-    assert a.stopped == "memory limit" and "too small to expand one partition of level 11 into level 12" in a.message
+    a = analyse("english", spill=tmp_path / "1", memory_bytes=2 * MIB, threads=1, seconds=60)
+    assert a.stopped == "memory limit" and a.message.endswith("too small to expand one partition of level 11 into "
+                                                              "level 12; give more memory")
+    # each thread has its share: fewer have more (a trial's 2 threads stopped where 1 finished)
+    a = analyse("english", spill=tmp_path / "2", memory_bytes=4 * MIB, threads=2, seconds=60)
+    assert a.stopped == "memory limit" and a.message.endswith("; give more memory, or fewer threads (each has "
+                                                              "1/2 of it)")
 
 
 def test_a_cluster_that_does_not_answer_is_a_clear_error(monkeypatch):

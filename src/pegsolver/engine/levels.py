@@ -218,7 +218,7 @@ class LevelRun:
                     for st in self.stages:  # room for the level's children, if the cap allows
                         self.grow_stage(st, int(8 * words * children * 1.2) // P)
                     rb = self.region_bits(expect, counted)
-                    spare = self._clear(spare, counted, expect, rb)
+                    spare = self._clear(spare, counted, expect, rb, k)
                     for st in self.stages:
                         st.reset(self.part_bits + rb, words)
                     self._expand(cur, spare, works, pool)
@@ -237,7 +237,7 @@ class LevelRun:
         finally:
             self.tables = []
 
-    def _clear(self, tables: list[Table], counted: bool, expect: int, rb: int) -> list[Table]:
+    def _clear(self, tables: list[Table], counted: bool, expect: int, rb: int, k: int) -> list[Table]:
         # The tables of level k-1, emptied for level k+1 (new ones at first).
         E, P = self.E, self.threads
         sizes = enum_sizes()
@@ -247,22 +247,28 @@ class LevelRun:
             try:
                 tables = [E.Level(counted, share, expect, self.part_bits, rb) for _ in range(P)]
             except MemoryError:
-                raise self._no_table(expect, need <= share) from None
+                raise self._no_table(expect, need <= share, k) from None
             self.tables += tables
         else:
             for t in tables:
                 t.budget = max(self.room() // P + t.nbytes, t.nbytes)
                 if not t.clear(expect, rb):
-                    raise self._no_table(expect, need <= t.budget)
+                    raise self._no_table(expect, need <= t.budget, k)
         self.note()
         return tables
 
-    def _no_table(self, expect: int, within: bool) -> LevelStop:
+    def _or_fewer(self) -> str:
+        # each one's share of the budget grows with fewer (a trial's out-of-core run on 2
+        # threads stopped for want of memory, and on 1 thread finished)
+        unit = "Dask workers" if getattr(self, "nworkers", 0) else "threads"
+        return f", or fewer {unit} (each has 1/{self.threads} of it)" if self.threads > 1 else ""
+
+    def _no_table(self, expect: int, within: bool, k: int) -> LevelStop:
         # a table the budget has no room for, or (``within`` it) one the system refused:
         # a trial under a ulimit was told of a 1 GiB budget with 401 MiB of it used.
-        # ``expect`` is one thread's share: a trial read it as the level's size
-        tables = f"a table for {expect:,} positions" if self.threads == 1 else \
-            f"{self.threads} tables (one a thread) for {expect:,} positions each"
+        # ``expect`` is a guess, and one thread's share: trials read it as the level's size
+        tables = f"a table for level {k} ({expect:,} positions expected)" if self.threads == 1 else \
+            f"{self.threads} tables for level {k} (one a thread, {expect:,} positions expected in each)"
         if within:
             return LevelStop(Reason.MEMORY_LIMIT, f"stopped: the system refused memory for {tables} (within the "
                                                   f"memory budget of {size_text(self.budget)}: other programs or "

@@ -216,7 +216,7 @@ class PartitionedRun(LevelRun):
             return f(i)
         except MemoryError as e:
             raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is too "
-                            f"small for one partition ({e}); give more memory") from None
+                            f"small for one partition ({e}); give more memory{self._or_fewer()}") from None
         except SpillFull as e:
             raise LevelStop(Reason.DISK_FULL, f"stopped: {e}") from None
 
@@ -274,7 +274,7 @@ class PartitionedRun(LevelRun):
             if stage + EXPAND_BYTES * (n // max(parts, 1)) > share:
                 raise LevelStop(Reason.MEMORY_LIMIT, f"stopped: the memory budget of {size_text(self.budget)} is "
                                 f"too small to expand one partition of level {k} into level {k + 1}; give more "
-                                "memory")
+                                f"memory{self._or_fewer()}")
             try:
                 work = self.expand_all(store, k, parts, counted, shard_bits, stage)   # raises past 2**128
             except BaseException:   # a stop: what it held counts, and a half-made level goes
