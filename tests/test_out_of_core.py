@@ -823,3 +823,28 @@ def test_a_spill_directory_on_a_full_disk_is_told_full_from_its_lock_file(tmp_pa
     assert "is full" in json.loads(out)["error"] and "cannot write the output" not in err
     monkeypatch.undo()
     assert not analyse("triangle5", spill=tmp_path / "a").stopped   # the lock was let go
+
+
+def test_levels_read_back_by_a_resume_get_no_rate_in_the_progress_line(tmp_path, monkeypatch, capsys):
+    # a trial's resume showed its stored levels made at "494,142,179 a second"
+    from contextlib import contextmanager
+
+    from pegsolver.apps import cli_count
+    lines: list[str] = []
+
+    class Bar:
+        def advance(self):
+            pass
+
+        def status(self, text):
+            lines.append(text)
+
+    @contextmanager
+    def recording(*args, **kwargs):
+        yield Bar()
+    monkeypatch.setattr(cli_count, "progress_bar", recording)
+    assert main(["count", "triangle6", "--spill", str(tmp_path)]) == 0
+    lines.clear()
+    assert main(["count", "triangle6", "--resume", str(tmp_path)]) == 0
+    read_back = [x for x in lines if " positions after " in x]
+    assert len(read_back) == 20 and not any("a second" in x for x in read_back)   # levels 0 to 19
