@@ -848,3 +848,13 @@ def test_levels_read_back_by_a_resume_get_no_rate_in_the_progress_line(tmp_path,
     assert main(["count", "triangle6", "--resume", str(tmp_path)]) == 0
     read_back = [x for x in lines if " positions after " in x]
     assert len(read_back) == 20 and not any("a second" in x for x in read_back)   # levels 0 to 19
+
+
+@pytest.mark.parametrize("where", ["memory", "spill"])
+def test_the_winning_pass_tells_each_level_met(tmp_path, where):
+    # a trial's progress bar stood still through the pass (about 10 s on English)
+    steps = []
+    a = analyse("triangle6", finish="1", on_step=lambda *step: steps.append(step),
+                **({"spill": tmp_path} if where == "spill" else {}))
+    told = [(k, done, total) for k, step, done, total, seconds in steps if step == "winning" and seconds >= 0]
+    assert not a.stopped and told == [(k, k + 1, len(a.levels)) for k in range(len(a.levels))]

@@ -112,9 +112,9 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     :param keep_positions: keep each level's positions (8 bytes each) for
         :meth:`Analysis.positions`; needed for the winning positions.
     :param progress: called as ``progress(k, positions)`` after each level.
-    :param on_step: out-of-core and Dask runs: called as ``on_step(k, step, done, total,
-        seconds)`` while level k is made, as partitions of a step (``"expanding"`` level
-        k - 1, ``"merging"`` level k) finish: ``done`` of ``total``, ``seconds`` since the step began.
+    :param on_step: called as ``on_step(k, step, done, total, seconds)`` (``seconds`` since the step
+        began) as partitions of an out-of-core or Dask step finish (``"expanding"`` level k - 1,
+        ``"merging"`` level k), and as each forward level k meets its backward one (``"winning"``).
     :param spill: a directory for out-of-core levels (partitions stored compressed there,
         the memory budget kept in RAM); also the run's checkpoint.
     :param resume: continue the run stored in ``spill`` from its last finished level

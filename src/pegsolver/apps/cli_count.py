@@ -294,8 +294,9 @@ def cmd_count(args: argparse.Namespace) -> int:
 
         def on_step(k: int, step: str, done: int, total: int, seconds: float) -> None:
             left = f", about {seconds * (total - done) / done:,.0f} s left in this step" if done else ""
-            bar.status(f"level {k}: {step}, {done} of {plural(total, 'partition')}{left}; "
-                       f"{usage_text(place['spill'])}")
+            what = f"winning positions: {done} of {total} levels met" if step == "winning" else \
+                f"level {k}: {step}, {done} of {plural(total, 'partition')}"
+            bar.status(f"{what}{left}; {usage_text(place['spill'])}")
         result = analysis.analyse(board, finish, reduced=not args.unreduced, progress=progress, on_step=on_step,
                                   keep_positions=finish is not None, limit=limit, force=args.force, **place)
     print(json.dumps(result.to_json(name)) if args.json else result.to_text(args.notation))

@@ -3,6 +3,7 @@ each one-peg finish, and the winning positions (those on a forward and a backwar
 that meet: complement duality). engine.levels makes the levels."""
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,7 @@ def backward_levels(run: LevelRun, start: int, finish: int, keys: list[Keys], de
 def find_winning(result: Analysis, run: LevelRun, keys: list[Keys], back: list[Keys], depth: int) -> None:
     # each forward level meets the backward level of as many jumps to the finish
     winning: list[Keys] = []
+    t0 = time.monotonic()
     for k in range(len(keys)):
         j = depth - k
         if (stop := run.stop_now()) is not None:   # a level's pass takes up to seconds
@@ -65,6 +67,8 @@ def find_winning(result: Analysis, run: LevelRun, keys: list[Keys], back: list[K
             winning.append(run.meet(keys[k], back[j]))
         else:
             winning.append(np.empty(0, dtype=np.uint64))
+        if run.on_step is not None:   # a trial's progress bar stood still through the pass (10 s on English)
+            run.on_step(k, "winning", k + 1, len(keys), time.monotonic() - t0)
     result._winning = winning
     result.levels = [Level(lv.jumps, lv.pegs, lv.positions, lv.dead_ends, lv.sequences, len(winning[i]))
                      for i, lv in enumerate(result.levels)]
