@@ -221,8 +221,11 @@ def test_a_run_stopped_in_its_winning_pass_resumes_with_the_levels_not_yet_met(t
     assert len(kept) == len(ref.levels)
     kept[3].write_bytes(b"")   # a corrupt one is met again (a trial emptied one: the resume was an error)
     kept[5].write_bytes(kept[4].read_bytes())   # another level's is too (a trial's copy counted it)
+    forged = bytearray(kept[6].read_bytes())     # even with its level in the header changed
+    forged[4] = int(kept[7].stem.split("_")[1])
+    kept[7].write_bytes(forged)
     again = analyse(board, finish="9", spill=tmp_path, resume=True)
-    assert figures(again) == figures(ref) and met == [int(kept[i].stem.split("_")[1]) for i in (3, 5)]
+    assert figures(again) == figures(ref) and met == [int(kept[i].stem.split("_")[1]) for i in (3, 5, 7)]
     assert np.array_equal(again.winning_positions(met[0]), ref.winning_positions(met[0]))
 
 
@@ -237,12 +240,19 @@ def test_a_full_disk_in_the_winning_pass_is_a_disk_full_stop(tmp_path, monkeypat
 
 
 @pytest.mark.parametrize("edit,fault", [
-    (lambda r: r.pop("levels"), "it lists no finished level"),
-    (lambda r: r["levels"][2].update(positions="12"), "its level entry 2 has no whole number for positions"),
-    (lambda r: r["levels"][1].update(total=-1, games=None), "its level entry 1 has no whole number for total, games"),
-    (lambda r: r["levels"].pop(1), "its level entry 1 is for level 2"),
-    (lambda r: r.update(peak_bytes=True), "its peak_bytes is not a whole number"),
-    (lambda r: r.update(identity=[]), r"it names no run \(no identity\)"),
+    # a well-formed edit: a trial's level of 1 position more was counted in the total
+    (lambda r: r["levels"][2].update(positions=r["levels"][2]["positions"] + 1),
+     r"it was changed after pegsolver wrote it \(its check does not match\)"),
+    # the shape, checked also in a record without a check (an earlier version's)
+    (lambda r: r.pop("check") and r.pop("levels"), "it lists no finished level"),
+    (lambda r: r.pop("check") and r["levels"][2].update(positions="12"),
+     "its level entry 2 has no whole number for positions"),
+    (lambda r: r.pop("check") and r["levels"][1].update(total=-1, games=None),
+     "its level entry 1 has no whole number for total, games"),
+    (lambda r: r.pop("check") and r["levels"][1].update(seconds="x"), "its level entry 1 has no number of seconds"),
+    (lambda r: r.pop("check") and r["levels"].pop(1), "its level entry 1 is for level 2"),
+    (lambda r: r.pop("check") and r.update(peak_bytes=True), "its peak_bytes is not a whole number"),
+    (lambda r: r.pop("check") and r.update(identity=[]), r"it names no run \(no identity\)"),
 ])
 def test_a_run_record_edited_by_hand_is_refused_naming_its_fault(tmp_path, edit, fault):
     # a trial's edited run.json gave a KeyError or a TypeError traceback on resume
@@ -253,6 +263,16 @@ def test_a_run_record_edited_by_hand_is_refused_naming_its_fault(tmp_path, edit,
     manifest.write_text(json.dumps(record))
     with pytest.raises(SpillError, match=f"run.json' is not a readable run record: {fault}$"):
         analyse("triangle5", spill=tmp_path, resume=True)
+
+
+def test_a_run_record_without_a_check_resumes(tmp_path):
+    # an earlier version wrote none: its shape is checked, and the run goes on
+    first = analyse("triangle5", spill=tmp_path, memory_bytes=16 * MIB)
+    manifest = next(tmp_path.glob("forward_*/run.json"))
+    record = json.loads(manifest.read_text())
+    assert len(record.pop("check")) == 32
+    manifest.write_text(json.dumps(record))
+    assert figures(analyse("triangle5", spill=tmp_path, resume=True)) == figures(first)
 
 
 def test_a_start_without_a_jump_counts_out_of_core_as_in_memory(tmp_path, capsys):

@@ -3,6 +3,8 @@ resume starts from, and the identity of its run (board, start, finish, counts,
 symmetries) compared with the run asking to use it, in the command line's words."""
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,9 +17,25 @@ def _whole(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
+def sealed(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its check, a hash of the rest: a record edited by hand is refused,
+    not trusted (a trial's edit of a level's positions changed the total printed)."""
+    return {**record, "check": _digest(record)}
+
+
+def _digest(record: dict[str, Any]) -> str:
+    body = {key: value for key, value in record.items() if key != "check"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:32]
+
+
 def record_fault(record: object) -> str | None:
-    """What makes a run record unusable (edited by hand, say), or None."""
-    if not isinstance(record, dict) or not isinstance(record.get("identity"), dict):
+    """What makes a run record unusable (edited by hand, say), or None. A record without a
+    check (an earlier version's) is only checked for its shape."""
+    if not isinstance(record, dict):
+        return "it is not an object"
+    if "check" in record and record["check"] != _digest(record):
+        return "it was changed after pegsolver wrote it (its check does not match)"
+    if not isinstance(record.get("identity"), dict):
         return "it names no run (no identity)"
     levels = record.get("levels")
     if not isinstance(levels, list) or not levels:
@@ -27,10 +45,10 @@ def record_fault(record: object) -> str | None:
             return f"its level entry {i} is not an object"
         bad = [f for f in _LEVEL_WHOLE if not _whole(entry.get(f))]
         bad += [f for f in _LEVEL_DIGITS if not (isinstance(entry.get(f), str) and entry[f].isdigit())]
-        if not isinstance(entry.get("seconds"), (int, float)):
-            bad.append("seconds")
         if bad:
             return f"its level entry {i} has no whole number for {', '.join(bad)}"
+        if not isinstance(entry.get("seconds"), (int, float)) or isinstance(entry["seconds"], bool):
+            return f"its level entry {i} has no number of seconds"
         if entry["k"] != i:
             return f"its level entry {i} is for level {entry['k']}"
     bad = [f for f in ("peak_bytes", "disk_bytes") if f in record and not _whole(record[f])]

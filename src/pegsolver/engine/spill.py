@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import FileChangedError, PegsolverError
 from .partition import decode, encode
-from .run_record import differs, record_fault
+from .run_record import differs, record_fault, sealed
 from .shards import RunFile
 
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ class DirStore(MemoryStore):
     def finish_level(self, record: dict[str, Any]) -> None:
         """Record a finished level (its files are written): the checkpoint a resumed run
         starts from."""
-        self.record = {"format": FORMAT, "identity": self.identity, **record}
+        self.record = sealed({"format": FORMAT, "identity": self.identity, **record})
         self._write(self.manifest, json.dumps(self.record, indent=1).encode())
 
 
