@@ -140,13 +140,12 @@ def analyse(board: Board | str, finish: int | str | None = None, reduced: bool =
     _check_places(resume, spill, workers, cluster)
     check_flags(reduced=reduced, keep_positions=keep_positions, force=force, positions_only=positions_only)
     check_callables(progress=progress, on_step=on_step)
-    board, finish = check_problem(board, finish, positions_only)
-    shape, start = board.shape, board.pegs_mask
     budget_given = memory_bytes is not None or (isinstance(limit, Limit) and limit.memory_bytes is not None)
     limit = enum_limit(limit, threads, memory_bytes, seconds, no_nodes="analyse")
+    board, finish = check_problem(board, finish, positions_only, limit, workers, cluster)
+    shape, start = board.shape, board.pegs_mask
     threads, memory_bytes = limit.threads, limit.memory_bytes
     assert threads is not None and memory_bytes is not None  # enum_limit fills both in
-    _check_budget(memory_bytes, threads, shape, cluster is None, "worker" if workers or cluster else "thread")
     t0 = time.monotonic()
     # a finish no position reaches (another position class) fixes no symmetry: counts only forward
     fixed = fixed_by_count(shape, start, finish)
@@ -236,13 +235,6 @@ def check_problem(board: Board | str, finish: int | str | None, positions_only: 
     line's memory note). With ``limit``, its memory budget (3/4 of the memory available
     when it has none) is checked too, for its threads, or ``workers`` or ``cluster``.
     :raises: as :func:`analyse` for these arguments."""
-    if limit is not None:   # a trial's too small budget got the note "it will likely stop" first
-        board, hole = check_problem(board, finish, positions_only)
-        full = enum_limit(limit, None, None, None, no_nodes="analyse")
-        assert full.memory_bytes is not None and full.threads is not None   # enum_limit fills both in
-        _check_budget(full.memory_bytes, full.threads, board.shape, cluster is None,
-                      "worker" if workers or cluster else "thread")
-        return board, hole
     board = resolve_position(board)
     shape = board.shape
     hole = finish_hole(shape, finish)
@@ -253,6 +245,11 @@ def check_problem(board: Board | str, finish: int | str | None, positions_only: 
         raise BoardTooLargeError(f"board {shape.name!r} has {shape.size} holes; the enumeration takes at most "
                                  f"{enum_sizes().max_holes}")
     require_pegs(shape, board.pegs_mask)
+    if limit is not None:   # a trial's too small budget got the note "it will likely stop" first
+        full = enum_limit(limit, None, None, None, no_nodes="analyse")
+        assert full.memory_bytes is not None and full.threads is not None   # enum_limit fills both in
+        _check_budget(full.memory_bytes, full.threads, shape, cluster is None, "worker" if workers or cluster
+                      else "thread")
     return board, hole
 
 

@@ -93,9 +93,8 @@ class PartitionedRun(LevelRun):
         # walk through the windows in order.
         if not (isinstance(forward, StoredLevel) and isinstance(back, StoredLevel)):
             return super().meet(forward, back)
-        found = forward.store.get_winning(forward.k)   # met before a stop, in a resumed run
-        pegs = self.first.bit_count() - forward.k      # a trial's copy of another level's, its header edited
-        if found is None or len(found) and {int(found[0]).bit_count(), int(found[-1]).bit_count()} != {pegs}:
+        found = forward.store.get_winning(forward.k, self.first.bit_count() - forward.k)   # kept before a stop
+        if found is None:
             found = self._meet_stored(forward, back)
             self._checked(lambda _: forward.store.put_winning(forward.k, found), 0)   # a full disk: a stop
         return found

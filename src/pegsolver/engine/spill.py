@@ -94,8 +94,8 @@ class MemoryStore:
     def put_winning(self, k: int, keys: Words) -> None:
         """Keep level ``k``'s winning positions (sorted) for a resume: none kept in memory."""
 
-    def get_winning(self, k: int) -> Words | None:
-        """Level ``k``'s winning positions kept by :meth:`put_winning`, or None."""
+    def get_winning(self, k: int, pegs: int) -> Words | None:
+        """Level ``k``'s winning positions (of ``pegs`` pegs each) kept by :meth:`put_winning`, or None."""
         return None
 
     def disk_bytes(self) -> int:
@@ -209,10 +209,10 @@ class DirStore(MemoryStore):
         # stopped more often than the pass takes never ended
         self._write(self._winning_path(k), _WINNING.pack(_WINNING_MARK, k) + encode(keys).data)
 
-    def get_winning(self, k: int) -> Words | None:
+    def get_winning(self, k: int, pegs: int) -> Words | None:
         """Level ``k``'s winning positions kept, or None: none kept, or a corrupt file or
-        another level's (they are met again and kept anew: unlike a level's partitions,
-        they can be made again).
+        another level's, by its header or by its positions' pegs (they are met again and
+        kept anew: unlike a level's partitions, they can be made again).
 
         :raises FileChangedError: a file kept that cannot be read."""
         path = self._winning_path(k)
@@ -225,9 +225,12 @@ class DirStore(MemoryStore):
         if data[:_WINNING.size] != _WINNING.pack(_WINNING_MARK, k):   # a trial's copy of level 13's as 14's
             return None
         try:
-            return decode(data[_WINNING.size:])[0]
+            keys = decode(data[_WINNING.size:])[0]
         except PegsolverError:
             return None
+        # sorted keys of one level: the ends' pegs stand for all (a trial's copy had its header's level edited)
+        ends = {int(keys[0]).bit_count(), int(keys[-1]).bit_count()} if len(keys) else {pegs}
+        return keys if ends == {pegs} else None
 
     def run_list(self, k: int) -> list[Any]:
         folder = self.root / f"runs_{k:03d}"
